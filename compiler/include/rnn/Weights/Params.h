@@ -1,0 +1,69 @@
+//===- Params.h - Weights in rnnc's canonical fused layout ------*- C++ -*-===//
+//
+// Flax stores a cell's weights per gate and names them per API (linen `hi`,
+// nnx `dense_h`, ...). Binding (Binding.h) checks them against the spec and
+// rearranges every cell into one fused layout that the reference
+// implementation and MLIR generation both read:
+//
+//   gi = x @ wi (+ bi)      wi: (I, G*H)   bi: (G*H)   [optional]
+//   gh = h @ wh (+ bh)      wh: (H, G*H)   bh: (G*H)   [optional]
+//
+// with the gate blocks of G*H in this order (each block H columns):
+//   LSTM, OptimizedLSTM   G=4  [i, f, g, o]     bi absent, bh = [bhi,bhf,bhg,bho]
+//   GRU                   G=3  [r, z, n]        bi = [bir,biz,bin];
+//                                               bh = [0, 0, bhn] (linen) or absent (nnx)
+//   MGU                   G=2  [f, n]           bi = [bif, bin];
+//                                               bh = [0, bhn] if reset_gate, else absent
+//   Simple                G=1  [h]              bi = bi, bh absent
+//   ConvLSTM              G=4  [i, g, f, o]     (Flax's conv order, kept)
+//                         wi: (*k, I, 4F), wh: (*k, F, 4F), bi/bh: (4F) iff use_bias
+//
+// Zero bias blocks are exact (x + 0.0f == x), so the fused form computes what
+// Flax's per-gate form computes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_WEIGHTS_PARAMS_H
+#define RNN_WEIGHTS_PARAMS_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rnnc {
+
+/// A dense float32 array in row-major order.
+struct Tensor {
+  std::vector<int64_t> shape;
+  std::vector<float> data;
+
+  int64_t numElements() const {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+};
+
+/// A param tree flattened to '/'-joined Flax paths, sorted for determinism.
+using ParamTree = std::map<std::string, Tensor>;
+
+/// One cell's weights in the fused layout described above.
+struct CellParams {
+  Tensor wi;
+  std::optional<Tensor> bi;
+  Tensor wh;
+  std::optional<Tensor> bh;
+};
+
+/// The weights of one spec layer: `forward` is the only cell of an RNN layer.
+struct LayerParams {
+  CellParams forward;
+  std::optional<CellParams> backward; ///< Bidirectional only
+};
+
+} // namespace rnnc
+
+#endif // RNN_WEIGHTS_PARAMS_H

@@ -1,0 +1,11 @@
+//===- InitAll.cpp - Register everything rnnc defines ---------------------===//
+
+#include "rnn/InitAll.h"
+#include "rnn/IR/RNNDialect.h"
+#include "rnn/Transforms/Passes.h"
+
+void rnnc::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::rnn::RNNDialect>();
+}
+
+void rnnc::registerAllPasses() { mlir::rnn::registerRNNPasses(); }

@@ -1,0 +1,191 @@
+//===- RNNCells.td - One time step of each cell kind -------*- tablegen -*-===//
+//
+// Every cell op computes one step: carry and input in, new carry out. A
+// cell's output is its new `h` (true of every Flax cell), so the enclosing
+// scan yields it explicitly. Batch dims are the leading dims of `input` and
+// of every carry, any number of them, including none.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_IR_RNNCELLS_TD
+#define RNN_IR_RNNCELLS_TD
+
+include "rnn/IR/RNNDialect.td"
+include "rnn/IR/RNNEnums.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+def RNN_FloatTensor : RankedTensorOf<[AnyFloat]>;
+
+// The operands shared by gated cells: input, fused kernels, optional biases.
+class RNN_GatedCellOp<string mnemonic, int gates, list<Trait> traits = []>
+    : RNN_Op<mnemonic, !listconcat(traits, [Pure, AttrSizedOperandSegments])> {
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    static constexpr int64_t kNumGates = }] # gates # [{;
+  }];
+}
+
+def RNN_LSTMCellOp : RNN_GatedCellOp<"lstm_cell", 4,
+    [AllTypesMatch<["c", "h", "new_c", "new_h"]>]> {
+  let summary = "one step of an LSTM cell (LSTMCell, OptimizedLSTMCell)";
+  let description = [{
+    Gate order `[i, f, g, o]`; carry `(c, h)` in Flax's order:
+
+    ```
+    y = input @ wi (+ bi) + (h @ wh (+ bh))       // I x 4H and H x 4H kernels
+    i = gate_fn(y_i)   f = gate_fn(y_f)   g = activation_fn(y_g)   o = gate_fn(y_o)
+    new_c = f * c + i * g
+    new_h = o * activation_fn(new_c)
+    ```
+
+    Flax's `LSTMCell` has no input bias (`bi` absent) and one bias per
+    hidden-side gate (`bh`). `OptimizedLSTMCell` computes the same maths
+    on the same (concatenated) parameters.
+
+    Example:
+    ```mlir
+    %c1, %h1 = rnn.lstm_cell(%x, %c, %h) kernels(%wi, %wh)
+                 hidden_bias(%bh : tensor<256xf32>)
+                 : tensor<8x40xf32>, tensor<8x64xf32>, tensor<40x256xf32>, tensor<64x256xf32>
+    ```
+  }];
+  let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$c,
+      RNN_FloatTensor:$h, RNN_FloatTensor:$wi, RNN_FloatTensor:$wh,
+      Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
+      DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
+      DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn);
+  let results = (outs RNN_FloatTensor:$new_c, RNN_FloatTensor:$new_h);
+  let assemblyFormat = [{
+    `(` $input `,` $c `,` $h `)` `kernels` `(` $wi `,` $wh `)`
+    (`input_bias` `(` $bi^ `:` type($bi) `)`)?
+    (`hidden_bias` `(` $bh^ `:` type($bh) `)`)?
+    (`gate_fn` `` $gate_fn^)? (`activation_fn` `` $activation_fn^)?
+    attr-dict `:` type($input) `,` type($h) `,` type($wi) `,` type($wh)
+  }];
+}
+
+def RNN_GRUCellOp : RNN_GatedCellOp<"gru_cell", 3,
+    [AllTypesMatch<["h", "new_h"]>]> {
+  let summary = "one step of a GRU cell (GRUCell)";
+  let description = [{
+    Gate order `[r, z, n]`; carry `h`:
+
+    ```
+    gi = input @ wi (+ bi)        gh = h @ wh (+ bh)
+    r = gate_fn(gi_r + gh_r)      z = gate_fn(gi_z + gh_z)
+    n = activation_fn(gi_n + r * gh_n)
+    new_h = (1 - z) * n + z * h
+    ```
+
+    linen's `GRUCell` has a bias only on `hn`: `bh = [0, 0, bhn]`. nnx's
+    `GRUCell` has none (`bh` absent).
+  }];
+  let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$h,
+      RNN_FloatTensor:$wi, RNN_FloatTensor:$wh,
+      Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
+      DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
+      DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn);
+  let results = (outs RNN_FloatTensor:$new_h);
+  let assemblyFormat = [{
+    `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
+    (`input_bias` `(` $bi^ `:` type($bi) `)`)?
+    (`hidden_bias` `(` $bh^ `:` type($bh) `)`)?
+    (`gate_fn` `` $gate_fn^)? (`activation_fn` `` $activation_fn^)?
+    attr-dict `:` type($input) `,` type($h) `,` type($wi) `,` type($wh)
+  }];
+}
+
+def RNN_MGUCellOp : RNN_GatedCellOp<"mgu_cell", 2,
+    [AllTypesMatch<["h", "new_h"]>]> {
+  let summary = "one step of a minimal gated unit (MGUCell)";
+  let description = [{
+    Gate order `[f, n]`; carry `h`:
+
+    ```
+    gi = input @ wi (+ bi)        gh = h @ wh (+ bh)
+    f = gate_fn(gi_f + gh_f)
+    n = activation_fn(gi_n + (reset_gate ? f * gh_n : gh_n))
+    new_h = (1 - f) * n + f * h
+    ```
+
+    Flax's `MGUCell` has `bh = [0, bhn]` with `reset_gate` and no `bh`
+    without it.
+  }];
+  let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$h,
+      RNN_FloatTensor:$wi, RNN_FloatTensor:$wh,
+      Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
+      DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
+      DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
+      DefaultValuedAttr<BoolAttr, "true">:$reset_gate);
+  let results = (outs RNN_FloatTensor:$new_h);
+  let assemblyFormat = [{
+    `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
+    (`input_bias` `(` $bi^ `:` type($bi) `)`)?
+    (`hidden_bias` `(` $bh^ `:` type($bh) `)`)?
+    (`gate_fn` `` $gate_fn^)? (`activation_fn` `` $activation_fn^)?
+    attr-dict `:` type($input) `,` type($h) `,` type($wi) `,` type($wh)
+  }];
+}
+
+def RNN_SimpleCellOp : RNN_GatedCellOp<"simple_cell", 1,
+    [AllTypesMatch<["h", "new_h"]>]> {
+  let summary = "one step of an Elman cell (SimpleCell)";
+  let description = [{
+    ```
+    s = (input @ wi (+ bi)) + (h @ wh (+ bh))
+    new_h = activation_fn(residual ? s + h : s)
+    ```
+  }];
+  let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$h,
+      RNN_FloatTensor:$wi, RNN_FloatTensor:$wh,
+      Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
+      DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
+      UnitAttr:$residual);
+  let results = (outs RNN_FloatTensor:$new_h);
+  let assemblyFormat = [{
+    `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
+    (`input_bias` `(` $bi^ `:` type($bi) `)`)?
+    (`hidden_bias` `(` $bh^ `:` type($bh) `)`)?
+    (`activation_fn` `` $activation_fn^)? (`residual` $residual^)?
+    attr-dict `:` type($input) `,` type($h) `,` type($wi) `,` type($wh)
+  }];
+}
+
+def RNN_ConvLSTMCellOp : RNN_GatedCellOp<"conv_lstm_cell", 4,
+    [AllTypesMatch<["c", "h", "new_c", "new_h"]>]> {
+  let summary = "one step of a convolutional LSTM cell (ConvLSTMCell)";
+  let description = [{
+    Channels-last N-D convolutions (cross-correlation), stride 1, SAME
+    padding (`(k-1)/2` before, `k/2` after each spatial dim), gate order
+    `[i, g, f, o]` as in Flax:
+
+    ```
+    y = conv(input, wi) (+ bi) + conv(h, wh) (+ bh)   // kernels (*k, C, 4F), (*k, F, 4F)
+    new_c = sigmoid(y_f + 1) * c + sigmoid(y_i) * tanh(y_g)
+    new_h = sigmoid(y_o) * tanh(new_c)
+    ```
+
+    `input` is `(*batch, *spatial, C)`, the carries `(*batch, *spatial, F)`.
+  }];
+  let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$c,
+      RNN_FloatTensor:$h, RNN_FloatTensor:$wi, RNN_FloatTensor:$wh,
+      Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh);
+  let results = (outs RNN_FloatTensor:$new_c, RNN_FloatTensor:$new_h);
+  let assemblyFormat = [{
+    `(` $input `,` $c `,` $h `)` `kernels` `(` $wi `,` $wh `)`
+    (`input_bias` `(` $bi^ `:` type($bi) `)`)?
+    (`hidden_bias` `(` $bh^ `:` type($bh) `)`)?
+    attr-dict `:` type($input) `,` type($h) `,` type($wi) `,` type($wh)
+  }];
+  let extraClassDeclaration = [{
+    static constexpr int64_t kNumGates = 4;
+    /// Number of spatial dims, from the kernel's rank.
+    int64_t getNumSpatialDims() {
+      return mlir::cast<mlir::RankedTensorType>(getWi().getType()).getRank() - 2;
+    }
+  }];
+}
+
+#endif // RNN_IR_RNNCELLS_TD

@@ -1,0 +1,206 @@
+//===- RNNOps.td - Layers and sequence ops of the rnn dialect -*- tablegen -*-===//
+
+#ifndef RNN_IR_RNNOPS_TD
+#define RNN_IR_RNNOPS_TD
+
+include "rnn/IR/RNNDialect.td"
+include "rnn/IR/RNNEnums.td"
+include "rnn/IR/RNNCells.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def RNN_LengthsTensor : RankedTensorOf<[I32]>;
+
+//===----------------------------------------------------------------------===//
+// Layers
+//===----------------------------------------------------------------------===//
+
+def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
+    AttrSizedOperandSegments]> {
+  let summary = "a cell scanned over time (Flax's RNN layer)";
+  let description = [{
+    Runs the body once per time step of `input`. The body's block arguments
+    are the carry followed by the input at one step (the input without its
+    time axis); it yields the new carry and the step's output, which are
+    stacked along the time axis of `outputs`.
+
+    - Layout: `input` is `(*batch, T, *features)`, or `(T, *batch, *features)`
+      with `time_major`. `num_batch_dims` says how many batch dims there are
+      (possibly none).
+    - `init`: the initial carry; absent means zeros.
+    - `reverse`: each sequence is processed from its last valid step
+      (`rnn.flip_sequences` on the input); with `keep_order` the outputs are
+      flipped back to input order.
+    - `seq_lengths` (one per batch row): the final carry of row `b` is the
+      carry after its last valid step (the initial carry when the length is
+      0). Padded steps are computed like any other, as in Flax: their outputs
+      continue the recurrence over the padding. With `zero_padded_outputs`
+      they are zero instead (and need not be computed).
+    - `final_carry` results are present (one per carry) only when asked for.
+    - `unroll` is a code-generation hint: steps per loop iteration.
+
+    Lengths outside `[0, T]` are undefined here; the compiled entry point
+    rejects them before running anything.
+
+    Example:
+    ```mlir
+    %y, %h = rnn.scan %x lengths(%len : tensor<8xi32>) reverse unroll 4
+               {num_batch_dims = 1 : i64}
+               : tensor<8x100x40xf32> -> tensor<8x100x48xf32>, tensor<8x48xf32> {
+    ^bb0(%h0: tensor<8x48xf32>, %xt: tensor<8x40xf32>):
+      %h1 = rnn.gru_cell(%xt, %h0) kernels(%wi, %wh) ...
+      rnn.yield carry(%h1 : tensor<8x48xf32>) output(%h1 : tensor<8x48xf32>)
+    }
+    ```
+  }];
+  let arguments = (ins RNN_FloatTensor:$input,
+      Optional<RNN_LengthsTensor>:$seq_lengths,
+      Variadic<RNN_FloatTensor>:$init,
+      I64Attr:$num_batch_dims,
+      UnitAttr:$time_major, UnitAttr:$reverse, UnitAttr:$keep_order,
+      UnitAttr:$zero_padded_outputs,
+      DefaultValuedAttr<I64Attr, "1">:$unroll);
+  let results = (outs RNN_FloatTensor:$outputs,
+      Variadic<RNN_FloatTensor>:$final_carry);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $input (`lengths` `(` $seq_lengths^ `:` type($seq_lengths) `)`)?
+    (`init` `(` $init^ `:` type($init) `)`)?
+    (`time_major` $time_major^)? (`reverse` $reverse^)?
+    (`keep_order` $keep_order^)? (`zero_padded_outputs` $zero_padded_outputs^)?
+    (`unroll` $unroll^)?
+    attr-dict `:` type($input) `->` type(results) $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    /// The carry block arguments of the body.
+    mlir::Block::BlockArgListType getCarryArgs();
+    /// The input block argument of the body (the input at one step).
+    mlir::BlockArgument getStepInputArg();
+    /// Axis of `input` and `outputs` that is time.
+    int64_t getTimeAxis() { return getTimeMajor() ? 0 : getNumBatchDims(); }
+    /// The sequence length T.
+    int64_t getNumSteps();
+  }];
+}
+
+def RNN_BidirectionalOp : RNN_Op<"bidirectional", [RecursiveMemoryEffects,
+    AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let summary = "forward and backward scans merged (Flax's Bidirectional)";
+  let description = [{
+    Runs the `forward` body as a forward `rnn.scan` and the `backward` body
+    as a scan with `reverse` and `keep_order` over the same input, then
+    combines their outputs with `merge` (`concat` puts forward first on the
+    last axis). The two bodies may hold different cells. Each direction has
+    its own optional initial carry, final carry results (present for both
+    directions or for neither) and unroll factor. Every other attribute
+    means what it means on `rnn.scan`.
+  }];
+  let arguments = (ins RNN_FloatTensor:$input,
+      Optional<RNN_LengthsTensor>:$seq_lengths,
+      Variadic<RNN_FloatTensor>:$forward_init,
+      Variadic<RNN_FloatTensor>:$backward_init,
+      RNN_MergeAttr:$merge, I64Attr:$num_batch_dims,
+      UnitAttr:$time_major, UnitAttr:$zero_padded_outputs,
+      DefaultValuedAttr<I64Attr, "1">:$forward_unroll,
+      DefaultValuedAttr<I64Attr, "1">:$backward_unroll);
+  let results = (outs RNN_FloatTensor:$outputs,
+      Variadic<RNN_FloatTensor>:$forward_carry,
+      Variadic<RNN_FloatTensor>:$backward_carry);
+  let regions = (region SizedRegion<1>:$forward, SizedRegion<1>:$backward);
+  let assemblyFormat = [{
+    $input (`lengths` `(` $seq_lengths^ `:` type($seq_lengths) `)`)?
+    (`forward_init` `(` $forward_init^ `:` type($forward_init) `)`)?
+    (`backward_init` `(` $backward_init^ `:` type($backward_init) `)`)?
+    `merge` `` $merge (`time_major` $time_major^)?
+    (`zero_padded_outputs` $zero_padded_outputs^)?
+    attr-dict `:` type($input) `->` type($outputs)
+    (`carries` `(` type($forward_carry)^ `)` `(` type($backward_carry) `)`)?
+    `forward` $forward `backward` $backward
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getTimeAxis() { return getTimeMajor() ? 0 : getNumBatchDims(); }
+  }];
+}
+
+def RNN_YieldOp : RNN_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["ScanOp", "BidirectionalOp"]>]> {
+  let summary = "ends a scan body with the new carry and the step's output";
+  let arguments = (ins Variadic<RNN_FloatTensor>:$carry,
+      RNN_FloatTensor:$output);
+  let assemblyFormat = [{
+    `carry` `(` $carry `:` type($carry) `)`
+    `output` `(` $output `:` type($output) `)` attr-dict
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Sequence utilities
+//===----------------------------------------------------------------------===//
+
+def RNN_MergeOp : RNN_Op<"merge", [Pure]> {
+  let summary = "combines the outputs of two directions";
+  let description = [{
+    `concat` joins `lhs` and `rhs` on the last axis (`lhs` first); `add`,
+    `mul` and `mean` (`(lhs + rhs) / 2`) are element-wise on equal shapes.
+  }];
+  let arguments = (ins RNN_MergeAttr:$kind, RNN_FloatTensor:$lhs,
+      RNN_FloatTensor:$rhs);
+  let results = (outs RNN_FloatTensor:$result);
+  let assemblyFormat = [{
+    $kind $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def RNN_FlipSequencesOp : RNN_Op<"flip_sequences",
+    [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "reverses each sequence's valid prefix (Flax flip_sequences)";
+  let description = [{
+    For a row of length `L` and time index `t`: `result[t] = input[L-1-t]`
+    for `t < L` and `result[t] = input[T-1-(t-L)]` for `t >= L`, i.e. index
+    `(T-1-t+L) mod T`: the valid prefix is reversed and so is the padding
+    block after it. Without `seq_lengths` the whole time axis is reversed.
+    The op is an involution for fixed lengths.
+  }];
+  let arguments = (ins RNN_FloatTensor:$input,
+      Optional<RNN_LengthsTensor>:$seq_lengths,
+      I64Attr:$num_batch_dims, UnitAttr:$time_major);
+  let results = (outs RNN_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`lengths` `(` $seq_lengths^ `:` type($seq_lengths) `)`)?
+    (`time_major` $time_major^)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    int64_t getTimeAxis() { return getTimeMajor() ? 0 : getNumBatchDims(); }
+  }];
+}
+
+def RNN_SelectLastCarryOp : RNN_Op<"select_last_carry",
+    [Pure, AllTypesMatch<["initial", "result"]>]> {
+  let summary = "picks each row's carry after its last valid step";
+  let description = [{
+    `carries` stacks the carry after every step on axis 0 (`T x *batch x
+    ...`, as Flax does even when time-major). Row `b` of the result is
+    `carries[L_b - 1, b]`, or `initial[b]` when `L_b` is 0 (Flax would
+    return the carry after all padded steps there; rnnc returns the initial
+    carry). The batch dims are the dims of `seq_lengths`.
+  }];
+  let arguments = (ins RNN_FloatTensor:$carries, RNN_LengthsTensor:$seq_lengths,
+      RNN_FloatTensor:$initial);
+  let results = (outs RNN_FloatTensor:$result);
+  let assemblyFormat = [{
+    $carries `,` $seq_lengths `,` $initial attr-dict `:` type($carries) `,`
+    type($seq_lengths) `,` type($initial)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // RNN_IR_RNNOPS_TD

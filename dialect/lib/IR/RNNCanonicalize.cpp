@@ -1,0 +1,86 @@
+//===- RNNCanonicalize.cpp - Canonicalization patterns --------------------===//
+
+#include "rnn/IR/RNNOps.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::rnn;
+
+namespace {
+
+/// A bias that is a constant zero adds nothing: drop it, so lowering emits
+/// no add and no zero constant (nnx-style and Flax's zero-initialised biases).
+template <typename CellOp>
+struct DropZeroBias : OpRewritePattern<CellOp> {
+  using OpRewritePattern<CellOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(CellOp op,
+                                PatternRewriter &rewriter) const override {
+    bool changed = false;
+    for (MutableOperandRange bias : {op.getBiMutable(), op.getBhMutable()}) {
+      if (bias.empty() || !matchPattern(bias[0].get(), m_AnyZeroFloat()))
+        continue;
+      rewriter.modifyOpInPlace(op, [&] { bias.clear(); });
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+
+/// Final carries nobody reads need not be selected: rebuild the scan
+/// without them (they are all present or all absent).
+struct DropUnusedFinalCarry : OpRewritePattern<ScanOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ScanOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getFinalCarry().empty() ||
+        llvm::any_of(op.getFinalCarry(), [](Value v) { return !v.use_empty(); }))
+      return rewriter.notifyMatchFailure(op, "final carry in use or absent");
+    auto scan = ScanOp::create(
+        rewriter, op.getLoc(), TypeRange{op.getOutputs().getType()},
+        op.getInput(), op.getSeqLengths(), op.getInit(),
+        op.getNumBatchDimsAttr(), op.getTimeMajorAttr(), op.getReverseAttr(),
+        op.getKeepOrderAttr(), op.getZeroPaddedOutputsAttr(),
+        op.getUnrollAttr());
+    rewriter.inlineRegionBefore(op.getBody(), scan.getBody(),
+                                scan.getBody().end());
+    rewriter.replaceAllUsesWith(op.getOutputs(), scan.getOutputs());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void LSTMCellOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                             MLIRContext *context) {
+  patterns.add<DropZeroBias<LSTMCellOp>>(context);
+}
+
+void GRUCellOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                            MLIRContext *context) {
+  patterns.add<DropZeroBias<GRUCellOp>>(context);
+}
+
+void MGUCellOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                            MLIRContext *context) {
+  patterns.add<DropZeroBias<MGUCellOp>>(context);
+}
+
+void SimpleCellOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                               MLIRContext *context) {
+  patterns.add<DropZeroBias<SimpleCellOp>>(context);
+}
+
+void ConvLSTMCellOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                                 MLIRContext *context) {
+  patterns.add<DropZeroBias<ConvLSTMCellOp>>(context);
+}
+
+void ScanOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                         MLIRContext *context) {
+  patterns.add<DropUnusedFinalCarry>(context);
+}

@@ -1,0 +1,131 @@
+//===- RNNCells.cpp - Verifiers of the cell ops ---------------------------===//
+//
+// A verifier failure on IR built from a spec is an rnnc bug: the spec checker
+// rejects user mistakes first. The messages still say what was expected and
+// what was found, for people writing or transforming IR by hand.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rnn/IR/RNNOps.h"
+#include "rnn/IR/RNNShapes.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::rnn;
+
+static ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+/// Checks that every operand has the input's element type.
+static LogicalResult verifyElementTypes(Operation *op) {
+  Type expected = getElementTypeOrSelf(op->getOperand(0).getType());
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type found = getElementTypeOrSelf(operand.get().getType());
+    if (found != expected)
+      return op->emitOpError("expects every operand to have element type ")
+             << expected << ", got " << found << " for operand #"
+             << operand.getOperandNumber();
+  }
+  return success();
+}
+
+/// Checks `value` (when present) has exactly `shape`.
+static LogicalResult verifyShape(Operation *op, StringRef name, Value value,
+                                 ArrayRef<int64_t> shape, StringRef meaning) {
+  if (!value || shapeOf(value) == shape)
+    return success();
+  return op->emitOpError("expects '")
+         << name << "' of shape " << formatShape(shape) << " (" << meaning
+         << "), got " << formatShape(shapeOf(value));
+}
+
+/// Dense gated cells: input (*B, I), carry (*B, H), wi (I, G*H),
+/// wh (H, G*H), biases (G*H).
+static LogicalResult verifyGatedCell(Operation *op, int64_t gates, Value input,
+                                     Value carry, Value wi, Value wh, Value bi,
+                                     Value bh) {
+  ArrayRef<int64_t> inputShape = shapeOf(input), carryShape = shapeOf(carry);
+  if (inputShape.empty())
+    return op->emitOpError("expects an input of rank >= 1, got a scalar");
+  if (inputShape.size() != carryShape.size())
+    return op->emitOpError("expects input and carry of the same rank, got ")
+           << inputShape.size() << " and " << carryShape.size();
+  if (inputShape.drop_back() != carryShape.drop_back())
+    return op->emitOpError("expects input and carry with the same batch "
+                           "dims, got ")
+           << formatShape(inputShape.drop_back()) << " and "
+           << formatShape(carryShape.drop_back());
+  int64_t inFeatures = inputShape.back(), features = carryShape.back();
+  int64_t columns = gates * features;
+  std::string cols = std::to_string(gates) + " gates x " +
+                     std::to_string(features) + " features";
+  if (failed(verifyShape(op, "wi", wi, {inFeatures, columns},
+                         "input features by " + cols)) ||
+      failed(verifyShape(op, "wh", wh, {features, columns},
+                         "features by " + cols)) ||
+      failed(verifyShape(op, "bi", bi, {columns}, cols)) ||
+      failed(verifyShape(op, "bh", bh, {columns}, cols)))
+    return failure();
+  return verifyElementTypes(op);
+}
+
+LogicalResult LSTMCellOp::verify() {
+  return verifyGatedCell(*this, kNumGates, getInput(), getH(), getWi(),
+                         getWh(), getBi(), getBh());
+}
+
+LogicalResult GRUCellOp::verify() {
+  return verifyGatedCell(*this, kNumGates, getInput(), getH(), getWi(),
+                         getWh(), getBi(), getBh());
+}
+
+LogicalResult MGUCellOp::verify() {
+  return verifyGatedCell(*this, kNumGates, getInput(), getH(), getWi(),
+                         getWh(), getBi(), getBh());
+}
+
+LogicalResult SimpleCellOp::verify() {
+  return verifyGatedCell(*this, kNumGates, getInput(), getH(), getWi(),
+                         getWh(), getBi(), getBh());
+}
+
+/// Convolutional cell: input (*B, *S, C), carry (*B, *S, F),
+/// wi (*K, C, 4F), wh (*K, F, 4F), biases (4F).
+LogicalResult ConvLSTMCellOp::verify() {
+  ArrayRef<int64_t> wiShape = shapeOf(getWi());
+  if (wiShape.size() < 3)
+    return emitOpError("expects 'wi' of rank >= 3 (kernel dims, input "
+                       "channels, 4 x features), got rank ")
+           << wiShape.size();
+  int64_t spatial = getNumSpatialDims();
+  ArrayRef<int64_t> inputShape = shapeOf(getInput()),
+                    carryShape = shapeOf(getH());
+  if (static_cast<int64_t>(inputShape.size()) < spatial + 1)
+    return emitOpError("expects an input of rank >= ")
+           << spatial + 1 << " (spatial dims, channels), got rank "
+           << inputShape.size();
+  if (inputShape.size() != carryShape.size())
+    return emitOpError("expects input and carry of the same rank, got ")
+           << inputShape.size() << " and " << carryShape.size();
+  if (inputShape.drop_back() != carryShape.drop_back())
+    return emitOpError("expects input and carry with the same batch and "
+                       "spatial dims, got ")
+           << formatShape(inputShape.drop_back()) << " and "
+           << formatShape(carryShape.drop_back());
+  int64_t channels = inputShape.back(), features = carryShape.back();
+  SmallVector<int64_t> expectedWi(wiShape.take_front(spatial));
+  expectedWi.append({channels, kNumGates * features});
+  SmallVector<int64_t> expectedWh(wiShape.take_front(spatial));
+  expectedWh.append({features, kNumGates * features});
+  std::string cols = "4 gates x " + std::to_string(features) + " features";
+  if (failed(verifyShape(*this, "wi", getWi(), expectedWi,
+                         "kernel dims, input channels, " + cols)) ||
+      failed(verifyShape(*this, "wh", getWh(), expectedWh,
+                         "kernel dims of 'wi', features, " + cols)) ||
+      failed(verifyShape(*this, "bi", getBi(), {kNumGates * features}, cols)) ||
+      failed(verifyShape(*this, "bh", getBh(), {kNumGates * features}, cols)))
+    return failure();
+  return verifyElementTypes(*this);
+}

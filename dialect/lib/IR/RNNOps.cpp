@@ -1,0 +1,302 @@
+//===- RNNOps.cpp - Verifiers of layers and sequence ops ------------------===//
+
+#include "rnn/IR/RNNOps.h"
+#include "rnn/IR/RNNShapes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::rnn;
+
+static RankedTensorType tensorType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+/// The batch dims of a sequence tensor laid out as the layer says.
+static ArrayRef<int64_t> batchDims(RankedTensorType type, int64_t numBatchDims,
+                                   bool timeMajor) {
+  return type.getShape().slice(timeMajor ? 1 : 0, numBatchDims);
+}
+
+/// Attributes and operands common to rnn.scan and rnn.bidirectional.
+static LogicalResult verifyLayer(Operation *op, RankedTensorType inputType,
+                                 int64_t numBatchDims, bool timeMajor,
+                                 Value seqLengths, bool zeroPaddedOutputs) {
+  if (numBatchDims < 0)
+    return op->emitOpError("expects 'num_batch_dims' to be non-negative, got ")
+           << numBatchDims;
+  if (inputType.getRank() < numBatchDims + 2)
+    return op->emitOpError("expects an input of rank >= ")
+           << numBatchDims + 2 << " (" << numBatchDims
+           << " batch dims, time, features), got rank " << inputType.getRank();
+  ArrayRef<int64_t> batch = batchDims(inputType, numBatchDims, timeMajor);
+  if (seqLengths && tensorType(seqLengths).getShape() != batch)
+    return op->emitOpError("expects 'seq_lengths' of shape ")
+           << formatShape(batch) << " (the batch dims), got "
+           << formatShape(tensorType(seqLengths).getShape());
+  if (zeroPaddedOutputs && !seqLengths)
+    return op->emitOpError("expects 'seq_lengths' with "
+                           "'zero_padded_outputs'");
+  return success();
+}
+
+static LogicalResult verifyUnroll(Operation *op, StringRef name,
+                                  int64_t unroll) {
+  if (unroll >= 1)
+    return success();
+  return op->emitOpError("expects '") << name << "' to be positive, got "
+                                      << unroll;
+}
+
+/// Checks a list of carry values or result types against the body's carry.
+static LogicalResult verifyCarryList(Operation *op, StringRef what,
+                                     TypeRange found, TypeRange expected) {
+  if (found.empty())
+    return success();
+  if (found.size() != expected.size())
+    return op->emitOpError("expects 0 or ")
+           << expected.size() << " " << what << " (one per carry), got "
+           << found.size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(found, expected)))
+    if (std::get<0>(pair) != std::get<1>(pair))
+      return op->emitOpError("expects ")
+             << what << " #" << i << " of type " << std::get<1>(pair)
+             << ", got " << std::get<0>(pair);
+  return success();
+}
+
+/// Checks a scan body: block arguments (carry..., step input), the carry's
+/// leading batch dims, and the yielded carry. Returns the terminator.
+static FailureOr<YieldOp> verifyBody(Operation *op, Region &body,
+                                     StringRef name, RankedTensorType inputType,
+                                     int64_t timeAxis, int64_t numBatchDims,
+                                     bool timeMajor, TypeRange init,
+                                     TypeRange finalCarry) {
+  Block &block = body.front();
+  if (block.getNumArguments() < 2)
+    return op->emitOpError("expects the ")
+           << name << " region to take the carry and the step input, got "
+           << block.getNumArguments() << " argument(s)";
+  auto stepType = RankedTensorType::get(
+      dropAxis(inputType.getShape(), timeAxis), inputType.getElementType());
+  if (block.getArguments().back().getType() != stepType)
+    return op->emitOpError("expects the last argument of the ")
+           << name << " region to be the input at one step, " << stepType
+           << ", got " << block.getArguments().back().getType();
+  ArrayRef<int64_t> batch = batchDims(inputType, numBatchDims, timeMajor);
+  TypeRange carryTypes = TypeRange(block.getArgumentTypes()).drop_back();
+  for (auto [i, type] : llvm::enumerate(carryTypes)) {
+    auto carryType = dyn_cast<RankedTensorType>(type);
+    if (!carryType || carryType.getRank() <= numBatchDims ||
+        carryType.getShape().take_front(numBatchDims) != batch)
+      return op->emitOpError("expects carry #")
+             << i << " of the " << name
+             << " region to be a tensor with the batch dims "
+             << formatShape(batch) << " and features, got " << type;
+  }
+  if (failed(verifyCarryList(op, "initial carries", init, carryTypes)) ||
+      failed(verifyCarryList(op, "final carries", finalCarry, carryTypes)))
+    return failure();
+  auto yield = dyn_cast<YieldOp>(block.back());
+  if (!yield)
+    return op->emitOpError("expects the ")
+           << name << " region to end with 'rnn.yield'";
+  if (failed(verifyCarryList(yield, "yielded carries",
+                             yield.getCarry().getTypes(), carryTypes)))
+    return failure();
+  if (yield.getCarry().empty())
+    return yield.emitOpError("expects ")
+           << carryTypes.size() << " yielded carries, got 0";
+  return yield;
+}
+
+//===----------------------------------------------------------------------===//
+// ScanOp
+//===----------------------------------------------------------------------===//
+
+Block::BlockArgListType ScanOp::getCarryArgs() {
+  return getBody().front().getArguments().drop_back();
+}
+
+BlockArgument ScanOp::getStepInputArg() {
+  return getBody().front().getArguments().back();
+}
+
+int64_t ScanOp::getNumSteps() {
+  return getInput().getType().getShape()[getTimeAxis()];
+}
+
+LogicalResult ScanOp::verify() {
+  if (failed(verifyLayer(*this, getInput().getType(), getNumBatchDims(),
+                         getTimeMajor(), getSeqLengths(),
+                         getZeroPaddedOutputs())) ||
+      failed(verifyUnroll(*this, "unroll", getUnroll())))
+    return failure();
+  if (getKeepOrder() && !getReverse())
+    return emitOpError("expects 'keep_order' only together with 'reverse'");
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  FailureOr<YieldOp> yield =
+      verifyBody(*this, getBody(), "body", getInput().getType(), getTimeAxis(),
+                 getNumBatchDims(), getTimeMajor(), getInit().getTypes(),
+                 getFinalCarry().getTypes());
+  if (failed(yield))
+    return failure();
+  RankedTensorType expected = stackSteps(yield->getOutput().getType(),
+                                          getTimeAxis(), getNumSteps());
+  if (getOutputs().getType() != expected)
+    return emitOpError("expects outputs of type ")
+           << expected << " (the yielded output stacked on axis "
+           << getTimeAxis() << "), got " << getOutputs().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BidirectionalOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BidirectionalOp::verify() {
+  if (failed(verifyLayer(*this, getInput().getType(), getNumBatchDims(),
+                         getTimeMajor(), getSeqLengths(),
+                         getZeroPaddedOutputs())) ||
+      failed(verifyUnroll(*this, "forward_unroll", getForwardUnroll())) ||
+      failed(verifyUnroll(*this, "backward_unroll", getBackwardUnroll())))
+    return failure();
+  if (getForwardCarry().empty() != getBackwardCarry().empty())
+    return emitOpError("expects final carries for both directions or for "
+                       "neither, got ")
+           << getForwardCarry().size() << " forward and "
+           << getBackwardCarry().size() << " backward";
+  return success();
+}
+
+LogicalResult BidirectionalOp::verifyRegions() {
+  RankedTensorType inputType = getInput().getType();
+  int64_t timeAxis = getTimeAxis();
+  FailureOr<YieldOp> forward = verifyBody(
+      *this, getForward(), "forward", inputType, timeAxis, getNumBatchDims(),
+      getTimeMajor(), getForwardInit().getTypes(), getForwardCarry().getTypes());
+  if (failed(forward))
+    return failure();
+  FailureOr<YieldOp> backward =
+      verifyBody(*this, getBackward(), "backward", inputType, timeAxis,
+                 getNumBatchDims(), getTimeMajor(),
+                 getBackwardInit().getTypes(), getBackwardCarry().getTypes());
+  if (failed(backward))
+    return failure();
+  int64_t steps = inputType.getShape()[timeAxis];
+  RankedTensorType fwd =
+      stackSteps(forward->getOutput().getType(), timeAxis, steps);
+  RankedTensorType bwd =
+      stackSteps(backward->getOutput().getType(), timeAxis, steps);
+  if (getMerge() == Merge::concat) {
+    if (fwd.getShape().drop_back() != bwd.getShape().drop_back())
+      return emitOpError("expects both directions to yield outputs that "
+                         "differ at most in the last dim, got ")
+             << fwd << " and " << bwd;
+    SmallVector<int64_t> shape(fwd.getShape());
+    shape.back() += bwd.getShape().back();
+    fwd = RankedTensorType::get(shape, fwd.getElementType());
+  } else if (fwd != bwd) {
+    return emitOpError("expects both directions to yield outputs of the same "
+                       "type with merge '")
+           << stringifyMerge(getMerge()) << "', got " << fwd << " and " << bwd;
+  }
+  if (getOutputs().getType() != fwd)
+    return emitOpError("expects outputs of type ")
+           << fwd << " (both directions merged with '"
+           << stringifyMerge(getMerge()) << "'), got "
+           << getOutputs().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MergeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MergeOp::verify() {
+  RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType();
+  RankedTensorType expected = lhs;
+  if (getKind() == Merge::concat) {
+    if (lhs.getRank() == 0 || lhs.getRank() != rhs.getRank() ||
+        lhs.getShape().drop_back() != rhs.getShape().drop_back() ||
+        lhs.getElementType() != rhs.getElementType())
+      return emitOpError("expects operands that differ at most in the last "
+                         "dim for 'concat', got ")
+             << lhs << " and " << rhs;
+    SmallVector<int64_t> shape(lhs.getShape());
+    shape.back() += rhs.getShape().back();
+    expected = RankedTensorType::get(shape, lhs.getElementType());
+  } else if (lhs != rhs) {
+    return emitOpError("expects operands of the same type for '")
+           << stringifyMerge(getKind()) << "', got " << lhs << " and " << rhs;
+  }
+  if (getResult().getType() != expected)
+    return emitOpError("expects a result of type ")
+           << expected << ", got " << getResult().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FlipSequencesOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FlipSequencesOp::verify() {
+  int64_t numBatchDims = getNumBatchDims();
+  RankedTensorType type = getInput().getType();
+  if (numBatchDims < 0)
+    return emitOpError("expects 'num_batch_dims' to be non-negative, got ")
+           << numBatchDims;
+  if (type.getRank() < numBatchDims + 1)
+    return emitOpError("expects an input of rank >= ")
+           << numBatchDims + 1 << " (" << numBatchDims
+           << " batch dims and time), got rank " << type.getRank();
+  ArrayRef<int64_t> batch = batchDims(type, numBatchDims, getTimeMajor());
+  if (getSeqLengths() && getSeqLengths().getType().getShape() != batch)
+    return emitOpError("expects 'seq_lengths' of shape ")
+           << formatShape(batch) << " (the batch dims), got "
+           << formatShape(getSeqLengths().getType().getShape());
+  return success();
+}
+
+OpFoldResult FlipSequencesOp::fold(FoldAdaptor) {
+  // One step: every row is its own reversal.
+  if (getInput().getType().getShape()[getTimeAxis()] == 1)
+    return getInput();
+  // An involution: flipping twice with the same lengths is the identity.
+  auto inner = getInput().getDefiningOp<FlipSequencesOp>();
+  if (inner && inner.getSeqLengths() == getSeqLengths() &&
+      inner.getNumBatchDims() == getNumBatchDims() &&
+      inner.getTimeMajor() == getTimeMajor())
+    return inner.getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// SelectLastCarryOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SelectLastCarryOp::verify() {
+  ArrayRef<int64_t> carries = getCarries().getType().getShape();
+  ArrayRef<int64_t> initial = getInitial().getType().getShape();
+  ArrayRef<int64_t> lengths = getSeqLengths().getType().getShape();
+  if (carries.empty() || carries.drop_front() != initial ||
+      getCarries().getType().getElementType() !=
+          getInitial().getType().getElementType())
+    return emitOpError("expects 'carries' to stack carries of type ")
+           << getInitial().getType() << " on axis 0, got "
+           << getCarries().getType();
+  if (initial.size() <= lengths.size() ||
+      initial.take_front(lengths.size()) != lengths)
+    return emitOpError("expects the carry to start with the batch dims of "
+                       "'seq_lengths' (")
+           << formatShape(lengths) << ") and have features, got "
+           << getInitial().getType();
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "rnn/IR/RNNOps.cpp.inc"

@@ -1,0 +1,30 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "rnnc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".yaml", ".test", ".c"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.rnn_obj_root, "tests")
+# Inputs/ hold data for tests; unit/ is its own (GoogleTest) suite.
+config.excludes = ["Inputs", "unit", "CMakeLists.txt", "lit.cfg.py"]
+config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+config.substitutions.append(("%rnn_src_root", config.rnn_src_root))
+config.substitutions.append(("%rnn_lib_dir", config.rnn_lib_dir))
+config.substitutions.append(("%python", config.python_executable))
+# Strict C99: the contract for generated C and the runtime.
+config.substitutions.append(
+    ("%cc_strict", config.c_compiler + " -std=c99 -Wall -Wextra -Werror -pedantic"))
+config.substitutions.append(("%cc", config.c_compiler))
+
+tool_dirs = [config.rnn_tools_dir, config.llvm_tools_dir]
+tools = ["rnn-opt", "rnnc", "mlir-translate", "llc", "split-file"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,0 +1,13 @@
+# -*- Python -*-
+# GoogleTest binaries (every executable named *Tests below tests/unit).
+import os
+
+import lit.formats
+
+config.name = "rnnc-unit"
+config.suffixes = []
+config.test_exec_root = os.path.join(config.rnn_obj_root, "tests", "unit")
+config.test_source_root = config.test_exec_root
+config.test_format = lit.formats.GoogleTest(".", "Tests")
+# Tests read fixtures relative to the source tree.
+config.environment["RNN_SRC_ROOT"] = config.rnn_src_root
