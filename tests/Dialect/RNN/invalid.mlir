@@ -1,0 +1,452 @@
+// RUN: rnn-opt %s --split-input-file --verify-diagnostics
+
+/// One case per verifier branch, cells first.
+
+func.func @negative_cell_scalar_input(%x: tensor<f32>, %h: tensor<f32>, %wi: tensor<1x1xf32>, %wh: tensor<1x1xf32>) {
+  // expected-error @+1 {{'rnn.simple_cell' op expects an input of rank >= 1, got a scalar}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<f32>, tensor<f32>, tensor<1x1xf32>, tensor<1x1xf32>
+  return
+}
+
+// -----
+
+func.func @negative_cell_rank_mismatch(%x: tensor<8x4xf32>, %h: tensor<2x8x6xf32>, %wi: tensor<4x6xf32>, %wh: tensor<6x6xf32>) {
+  // expected-error @+1 {{'rnn.simple_cell' op expects input and carry of the same rank, got 2 and 3}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<8x4xf32>, tensor<2x8x6xf32>, tensor<4x6xf32>, tensor<6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_cell_batch_mismatch(%x: tensor<8x4xf32>, %h: tensor<4x6xf32>, %wi: tensor<4x18xf32>, %wh: tensor<6x18xf32>) {
+  // expected-error @+1 {{'rnn.gru_cell' op expects input and carry with the same batch dims, got 8 and 4}}
+  %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) : tensor<8x4xf32>, tensor<4x6xf32>, tensor<4x18xf32>, tensor<6x18xf32>
+  return
+}
+
+// -----
+
+func.func @negative_lstm_wi_shape(%x: tensor<8x40xf32>, %c: tensor<8x64xf32>, %wi: tensor<40x128xf32>, %wh: tensor<64x256xf32>) {
+  // expected-error @+1 {{'rnn.lstm_cell' op expects 'wi' of shape 40x256 (input features by 4 gates x 64 features), got 40x128}}
+  %0:2 = rnn.lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<8x40xf32>, tensor<8x64xf32>, tensor<40x128xf32>, tensor<64x256xf32>
+  return
+}
+
+// -----
+
+func.func @negative_mgu_wh_shape(%x: tensor<8x5xf32>, %h: tensor<8x6xf32>, %wi: tensor<5x12xf32>, %wh: tensor<6x6xf32>) {
+  // expected-error @+1 {{'rnn.mgu_cell' op expects 'wh' of shape 6x12 (features by 2 gates x 6 features), got 6x6}}
+  %0 = rnn.mgu_cell(%x, %h) kernels(%wi, %wh) : tensor<8x5xf32>, tensor<8x6xf32>, tensor<5x12xf32>, tensor<6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_gru_input_bias_shape(%x: tensor<8x5xf32>, %h: tensor<8x6xf32>, %wi: tensor<5x18xf32>, %wh: tensor<6x18xf32>, %b: tensor<6xf32>) {
+  // expected-error @+1 {{'rnn.gru_cell' op expects 'bi' of shape 18 (3 gates x 6 features), got 6}}
+  %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%b : tensor<6xf32>) : tensor<8x5xf32>, tensor<8x6xf32>, tensor<5x18xf32>, tensor<6x18xf32>
+  return
+}
+
+// -----
+
+func.func @negative_lstm_hidden_bias_shape(%x: tensor<8x40xf32>, %c: tensor<8x64xf32>, %wi: tensor<40x256xf32>, %wh: tensor<64x256xf32>, %b: tensor<2x128xf32>) {
+  // expected-error @+1 {{'rnn.lstm_cell' op expects 'bh' of shape 256 (4 gates x 64 features), got 2x128}}
+  %0:2 = rnn.lstm_cell(%x, %c, %c) kernels(%wi, %wh) hidden_bias(%b : tensor<2x128xf32>) : tensor<8x40xf32>, tensor<8x64xf32>, tensor<40x256xf32>, tensor<64x256xf32>
+  return
+}
+
+// -----
+
+func.func @negative_cell_element_types(%x: tensor<8x5xf32>, %h: tensor<8x6xf32>, %wi: tensor<5x6xf32>, %wh: tensor<6x6xf64>) {
+  // expected-error @+1 {{'rnn.simple_cell' op expects every operand to have element type 'f32', got 'f64' for operand #3}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<8x5xf32>, tensor<8x6xf32>, tensor<5x6xf32>, tensor<6x6xf64>
+  return
+}
+
+// -----
+
+func.func @negative_lstm_carry_types_differ(%x: tensor<8x4xf32>, %c: tensor<8x6xf32>, %h: tensor<8x7xf32>, %wi: tensor<4x24xf32>, %wh: tensor<6x24xf32>) {
+  // expected-error @+1 {{'rnn.lstm_cell' op failed to verify that all of {c, h, new_c, new_h} have same type}}
+  %0:2 = "rnn.lstm_cell"(%x, %c, %h, %wi, %wh) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}> : (tensor<8x4xf32>, tensor<8x6xf32>, tensor<8x7xf32>, tensor<4x24xf32>, tensor<6x24xf32>) -> (tensor<8x6xf32>, tensor<8x6xf32>)
+  return
+}
+
+// -----
+
+func.func @negative_conv_kernel_rank(%x: tensor<2x8x3xf32>, %c: tensor<2x8x6xf32>, %wi: tensor<3x24xf32>, %wh: tensor<6x24xf32>) {
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op expects 'wi' of rank >= 3 (kernel dims, input channels, 4 x features), got rank 2}}
+  %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<2x8x3xf32>, tensor<2x8x6xf32>, tensor<3x24xf32>, tensor<6x24xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_input_rank(%x: tensor<3xf32>, %c: tensor<6xf32>, %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf32>) {
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op expects an input of rank >= 3 (spatial dims, channels), got rank 1}}
+  %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<3xf32>, tensor<6xf32>, tensor<3x3x3x24xf32>, tensor<3x3x6x24xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_rank_mismatch(%x: tensor<2x8x8x3xf32>, %c: tensor<8x8x6xf32>, %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf32>) {
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op expects input and carry of the same rank, got 4 and 3}}
+  %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<2x8x8x3xf32>, tensor<8x8x6xf32>, tensor<3x3x3x24xf32>, tensor<3x3x6x24xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_spatial_mismatch(%x: tensor<2x8x8x3xf32>, %c: tensor<2x8x4x6xf32>, %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf32>) {
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op expects input and carry with the same batch and spatial dims, got 2x8x8 and 2x8x4}}
+  %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<2x8x8x3xf32>, tensor<2x8x4x6xf32>, tensor<3x3x3x24xf32>, tensor<3x3x6x24xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_wi_channels(%x: tensor<2x8x8x3xf32>, %c: tensor<2x8x8x6xf32>, %wi: tensor<3x3x4x24xf32>, %wh: tensor<3x3x6x24xf32>) {
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op expects 'wi' of shape 3x3x3x24 (kernel dims, input channels, 4 gates x 6 features), got 3x3x4x24}}
+  %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<2x8x8x3xf32>, tensor<2x8x8x6xf32>, tensor<3x3x4x24xf32>, tensor<3x3x6x24xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_wh_kernel(%x: tensor<2x8x8x3xf32>, %c: tensor<2x8x8x6xf32>, %wi: tensor<3x3x3x24xf32>, %wh: tensor<5x5x6x24xf32>) {
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op expects 'wh' of shape 3x3x6x24 (kernel dims of 'wi', features, 4 gates x 6 features), got 5x5x6x24}}
+  %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<2x8x8x3xf32>, tensor<2x8x8x6xf32>, tensor<3x3x3x24xf32>, tensor<5x5x6x24xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_input_bias(%x: tensor<2x8x8x3xf32>, %c: tensor<2x8x8x6xf32>, %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf32>, %b: tensor<6xf32>) {
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op expects 'bi' of shape 24 (4 gates x 6 features), got 6}}
+  %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) input_bias(%b : tensor<6xf32>) : tensor<2x8x8x3xf32>, tensor<2x8x8x6xf32>, tensor<3x3x3x24xf32>, tensor<3x3x6x24xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_hidden_bias(%x: tensor<2x8x8x3xf32>, %c: tensor<2x8x8x6xf32>, %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf32>, %b: tensor<12xf32>) {
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op expects 'bh' of shape 24 (4 gates x 6 features), got 12}}
+  %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) hidden_bias(%b : tensor<12xf32>) : tensor<2x8x8x3xf32>, tensor<2x8x8x6xf32>, tensor<3x3x3x24xf32>, tensor<3x3x6x24xf32>
+  return
+}
+
+// -----
+
+func.func @negative_conv_element_types(%x: tensor<2x8x8x3xf16>, %c: tensor<2x8x8x6xf16>, %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf16>) {
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op expects every operand to have element type 'f16', got 'f32' for operand #3}}
+  %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<2x8x8x3xf16>, tensor<2x8x8x6xf16>, tensor<3x3x3x24xf32>, tensor<3x3x6x24xf16>
+  return
+}
+
+// -----
+
+/// Layers.
+
+func.func @negative_scan_negative_batch_dims(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.scan' op expects 'num_batch_dims' to be non-negative, got -1}}
+  %0 = rnn.scan %x {num_batch_dims = -1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_input_rank(%x: tensor<8x4xf32>) {
+  // expected-error @+1 {{'rnn.scan' op expects an input of rank >= 3 (1 batch dims, time, features), got rank 2}}
+  %0 = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<8x4xf32> -> tensor<8x4xf32> {
+  ^bb0(%h: tensor<8xf32>, %xt: tensor<8xf32>):
+    rnn.yield carry(%h : tensor<8xf32>) output(%h : tensor<8xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_lengths_shape(%x: tensor<8x4x5xf32>, %len: tensor<4xi32>) {
+  // expected-error @+1 {{'rnn.scan' op expects 'seq_lengths' of shape 8 (the batch dims), got 4}}
+  %0 = rnn.scan %x lengths(%len : tensor<4xi32>) {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_zero_padding_without_lengths(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.scan' op expects 'seq_lengths' with 'zero_padded_outputs'}}
+  %0 = rnn.scan %x zero_padded_outputs {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_unroll_zero(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.scan' op expects 'unroll' to be positive, got 0}}
+  %0 = rnn.scan %x unroll 0 {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_keep_order_without_reverse(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.scan' op expects 'keep_order' only together with 'reverse'}}
+  %0 = rnn.scan %x keep_order {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_body_arguments(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.scan' op expects the body region to take the carry and the step input, got 1 argument(s)}}
+  %0 = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%xt: tensor<8x5xf32>):
+    rnn.yield carry(%xt : tensor<8x5xf32>) output(%xt : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_step_input_type(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.scan' op expects the last argument of the body region to be the input at one step, 'tensor<8x5xf32>', got 'tensor<4x5xf32>'}}
+  %0 = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<4x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_carry_batch_dims(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.scan' op expects carry #0 of the body region to be a tensor with the batch dims 8 and features, got 'tensor<4x5xf32>'}}
+  %0 = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<4x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<4x5xf32>) output(%xt : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_initial_carry_count(%x: tensor<8x4x5xf32>, %h0: tensor<8x5xf32>) {
+  // expected-error @+1 {{'rnn.scan' op expects 0 or 2 initial carries (one per carry), got 1}}
+  %0 = rnn.scan %x init(%h0 : tensor<8x5xf32>) {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%c: tensor<8x5xf32>, %h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%c, %h : tensor<8x5xf32>, tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_final_carry_type(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.scan' op expects final carries #0 of type 'tensor<8x5xf32>', got 'tensor<8x6xf32>'}}
+  %0, %1 = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32>, tensor<8x6xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_yielded_carry_type(%x: tensor<8x4x5xf32>, %other: tensor<8x7xf32>) {
+  %0 = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    // expected-error @+1 {{'rnn.yield' op expects yielded carries #0 of type 'tensor<8x5xf32>', got 'tensor<8x7xf32>'}}
+    rnn.yield carry(%other : tensor<8x7xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_yields_no_carry(%x: tensor<8x4x5xf32>) {
+  %0 = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    // expected-error @+1 {{'rnn.yield' op expects 1 yielded carries, got 0}}
+    "rnn.yield"(%h) : (tensor<8x5xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_body_terminator(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.scan' op expects the body region to end with 'rnn.yield'}}
+  %0 = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    llvm.unreachable
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_outputs_type(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.scan' op expects outputs of type 'tensor<8x4x5xf32>' (the yielded output stacked on axis 1), got 'tensor<4x8x5xf32>'}}
+  %0 = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<4x8x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_bidirectional_unroll(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.bidirectional' op expects 'forward_unroll' to be positive, got -2}}
+  %0 = rnn.bidirectional %x merge<add> {num_batch_dims = 1 : i64, forward_unroll = -2 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32>
+  forward {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  } backward {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_bidirectional_one_sided_carries(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.bidirectional' op expects final carries for both directions or for neither, got 1 forward and 0 backward}}
+  %0:2 = "rnn.bidirectional"(%x) <{merge = #rnn.merge<add>, num_batch_dims = 1 : i64, operandSegmentSizes = array<i32: 1, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1, 0>}> ({
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }, {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }) : (tensor<8x4x5xf32>) -> (tensor<8x4x5xf32>, tensor<8x5xf32>)
+  return
+}
+
+// -----
+
+func.func @negative_bidirectional_concat_shapes(%x: tensor<8x4x5xf32>, %o: tensor<4x5xf32>) {
+  // expected-error @+1 {{'rnn.bidirectional' op expects both directions to yield outputs that differ at most in the last dim, got 'tensor<8x4x5xf32>' and 'tensor<4x4x5xf32>'}}
+  %0 = rnn.bidirectional %x merge<concat> {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x10xf32>
+  forward {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  } backward {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%o : tensor<4x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_bidirectional_add_shapes(%x: tensor<8x4x5xf32>, %o: tensor<8x6xf32>) {
+  // expected-error @+1 {{'rnn.bidirectional' op expects both directions to yield outputs of the same type with merge 'add', got 'tensor<8x4x5xf32>' and 'tensor<8x4x6xf32>'}}
+  %0 = rnn.bidirectional %x merge<add> {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32>
+  forward {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  } backward {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%o : tensor<8x6xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_bidirectional_outputs_type(%x: tensor<8x4x5xf32>) {
+  // expected-error @+1 {{'rnn.bidirectional' op expects outputs of type 'tensor<8x4x10xf32>' (both directions merged with 'concat'), got 'tensor<8x4x5xf32>'}}
+  %0 = rnn.bidirectional %x merge<concat> {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32>
+  forward {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  } backward {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+/// Sequence utilities.
+
+func.func @negative_merge_concat_shapes(%a: tensor<4x6x3xf32>, %b: tensor<4x5x3xf32>) {
+  // expected-error @+1 {{'rnn.merge' op expects operands that differ at most in the last dim for 'concat', got 'tensor<4x6x3xf32>' and 'tensor<4x5x3xf32>'}}
+  %0 = rnn.merge <concat> %a, %b : tensor<4x6x3xf32>, tensor<4x5x3xf32> -> tensor<4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_merge_mean_shapes(%a: tensor<4x6x3xf32>, %b: tensor<4x6x4xf32>) {
+  // expected-error @+1 {{'rnn.merge' op expects operands of the same type for 'mean', got 'tensor<4x6x3xf32>' and 'tensor<4x6x4xf32>'}}
+  %0 = rnn.merge <mean> %a, %b : tensor<4x6x3xf32>, tensor<4x6x4xf32> -> tensor<4x6x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_merge_result_type(%a: tensor<4x6x3xf32>, %b: tensor<4x6x2xf32>) {
+  // expected-error @+1 {{'rnn.merge' op expects a result of type 'tensor<4x6x5xf32>', got 'tensor<4x6x3xf32>'}}
+  %0 = rnn.merge <concat> %a, %b : tensor<4x6x3xf32>, tensor<4x6x2xf32> -> tensor<4x6x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_flip_negative_batch_dims(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'rnn.flip_sequences' op expects 'num_batch_dims' to be non-negative, got -1}}
+  %0 = rnn.flip_sequences %x {num_batch_dims = -1 : i64} : tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_flip_rank(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'rnn.flip_sequences' op expects an input of rank >= 3 (2 batch dims and time), got rank 2}}
+  %0 = rnn.flip_sequences %x {num_batch_dims = 2 : i64} : tensor<4x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_flip_lengths_shape(%x: tensor<6x4x3xf32>, %len: tensor<6xi32>) {
+  // expected-error @+1 {{'rnn.flip_sequences' op expects 'seq_lengths' of shape 4 (the batch dims), got 6}}
+  %0 = rnn.flip_sequences %x lengths(%len : tensor<6xi32>) time_major {num_batch_dims = 1 : i64} : tensor<6x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_select_stack_shape(%s: tensor<6x4x6xf32>, %len: tensor<4xi32>, %init: tensor<4x5xf32>) {
+  // expected-error @+1 {{'rnn.select_last_carry' op expects 'carries' to stack carries of type 'tensor<4x5xf32>' on axis 0, got 'tensor<6x4x6xf32>'}}
+  %0 = rnn.select_last_carry %s, %len, %init : tensor<6x4x6xf32>, tensor<4xi32>, tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @negative_select_batch_dims(%s: tensor<6x4x5xf32>, %len: tensor<5xi32>, %init: tensor<4x5xf32>) {
+  // expected-error @+1 {{'rnn.select_last_carry' op expects the carry to start with the batch dims of 'seq_lengths' (5) and have features, got 'tensor<4x5xf32>'}}
+  %0 = rnn.select_last_carry %s, %len, %init : tensor<6x4x5xf32>, tensor<5xi32>, tensor<4x5xf32>
+  return
+}

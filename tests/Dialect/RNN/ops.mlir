@@ -1,0 +1,178 @@
+// RUN: rnn-opt %s | rnn-opt | FileCheck %s
+// RUN: rnn-opt %s --mlir-print-op-generic | rnn-opt | FileCheck %s
+
+/// Every cell kind, with and without biases and non-default attributes.
+
+// CHECK-LABEL: func.func @lstm_cell_hidden_bias
+func.func @lstm_cell_hidden_bias(%x: tensor<8x40xf32>, %c: tensor<8x64xf32>, %h: tensor<8x64xf32>,
+    %wi: tensor<40x256xf32>, %wh: tensor<64x256xf32>, %bh: tensor<256xf32>) -> tensor<8x64xf32> {
+  // CHECK: %{{.*}}, %[[H:.*]] = rnn.lstm_cell(%{{.*}}, %{{.*}}, %{{.*}}) kernels(%{{.*}}, %{{.*}}) hidden_bias(%{{.*}} : tensor<256xf32>) : tensor<8x40xf32>, tensor<8x64xf32>, tensor<40x256xf32>, tensor<64x256xf32>
+  %c1, %h1 = rnn.lstm_cell(%x, %c, %h) kernels(%wi, %wh) hidden_bias(%bh : tensor<256xf32>)
+      : tensor<8x40xf32>, tensor<8x64xf32>, tensor<40x256xf32>, tensor<64x256xf32>
+  return %h1 : tensor<8x64xf32>
+}
+
+// CHECK-LABEL: func.func @lstm_cell_unbatched_custom_activations
+func.func @lstm_cell_unbatched_custom_activations(%x: tensor<3xf32>, %c: tensor<4xf32>, %h: tensor<4xf32>,
+    %wi: tensor<3x16xf32>, %wh: tensor<4x16xf32>) -> tensor<4xf32> {
+  // CHECK: rnn.lstm_cell{{.*}} gate_fn<relu> activation_fn<elu> : tensor<3xf32>, tensor<4xf32>
+  %c1, %h1 = rnn.lstm_cell(%x, %c, %h) kernels(%wi, %wh) gate_fn<relu> activation_fn<elu>
+      : tensor<3xf32>, tensor<4xf32>, tensor<3x16xf32>, tensor<4x16xf32>
+  return %h1 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @gru_cell_linen_and_nnx
+func.func @gru_cell_linen_and_nnx(%x: tensor<2x3x5xf32>, %h: tensor<2x3x6xf32>,
+    %wi: tensor<5x18xf32>, %wh: tensor<6x18xf32>, %bi: tensor<18xf32>, %bh: tensor<18xf32>) -> (tensor<2x3x6xf32>, tensor<2x3x6xf32>) {
+  // CHECK: rnn.gru_cell({{.*}}) kernels({{.*}}) input_bias({{.*}} : tensor<18xf32>) hidden_bias({{.*}} : tensor<18xf32>) : tensor<2x3x5xf32>, tensor<2x3x6xf32>
+  %linen = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<18xf32>) hidden_bias(%bh : tensor<18xf32>)
+      : tensor<2x3x5xf32>, tensor<2x3x6xf32>, tensor<5x18xf32>, tensor<6x18xf32>
+  // CHECK: rnn.gru_cell({{.*}}) kernels({{.*}}) input_bias({{.*}} : tensor<18xf32>) gate_fn<hard_sigmoid> activation_fn<hard_tanh> :
+  %nnx = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<18xf32>) gate_fn<hard_sigmoid> activation_fn<hard_tanh>
+      : tensor<2x3x5xf32>, tensor<2x3x6xf32>, tensor<5x18xf32>, tensor<6x18xf32>
+  return %linen, %nnx : tensor<2x3x6xf32>, tensor<2x3x6xf32>
+}
+
+// CHECK-LABEL: func.func @mgu_cell_with_and_without_reset_gate
+func.func @mgu_cell_with_and_without_reset_gate(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>,
+    %wi: tensor<5x12xf32>, %wh: tensor<6x12xf32>, %bi: tensor<12xf32>, %bh: tensor<12xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) {
+  // CHECK: rnn.mgu_cell({{.*}}) hidden_bias({{.*}}) activation_fn<silu> :
+  %a = rnn.mgu_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<12xf32>) hidden_bias(%bh : tensor<12xf32>) activation_fn<silu>
+      : tensor<4x5xf32>, tensor<4x6xf32>, tensor<5x12xf32>, tensor<6x12xf32>
+  // CHECK: rnn.mgu_cell({{.*}}) {reset_gate = false} :
+  %b = rnn.mgu_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<12xf32>) {reset_gate = false}
+      : tensor<4x5xf32>, tensor<4x6xf32>, tensor<5x12xf32>, tensor<6x12xf32>
+  return %a, %b : tensor<4x6xf32>, tensor<4x6xf32>
+}
+
+// CHECK-LABEL: func.func @simple_cell_residual
+func.func @simple_cell_residual(%x: tensor<4x6xf32>, %h: tensor<4x6xf32>,
+    %wi: tensor<6x6xf32>, %wh: tensor<6x6xf32>, %bi: tensor<6xf32>) -> tensor<4x6xf32> {
+  // CHECK: rnn.simple_cell({{.*}}) input_bias({{.*}} : tensor<6xf32>) activation_fn<identity> residual :
+  %h1 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<6xf32>) activation_fn<identity> residual
+      : tensor<4x6xf32>, tensor<4x6xf32>, tensor<6x6xf32>, tensor<6x6xf32>
+  return %h1 : tensor<4x6xf32>
+}
+
+// CHECK-LABEL: func.func @conv_lstm_cell_2d
+func.func @conv_lstm_cell_2d(%x: tensor<2x8x8x3xf32>, %c: tensor<2x8x8x6xf32>, %h: tensor<2x8x8x6xf32>,
+    %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf32>, %bi: tensor<24xf32>, %bh: tensor<24xf32>) -> tensor<2x8x8x6xf32> {
+  // CHECK: rnn.conv_lstm_cell({{.*}}) kernels({{.*}}) input_bias({{.*}}) hidden_bias({{.*}}) : tensor<2x8x8x3xf32>, tensor<2x8x8x6xf32>, tensor<3x3x3x24xf32>, tensor<3x3x6x24xf32>
+  %c1, %h1 = rnn.conv_lstm_cell(%x, %c, %h) kernels(%wi, %wh) input_bias(%bi : tensor<24xf32>) hidden_bias(%bh : tensor<24xf32>)
+      : tensor<2x8x8x3xf32>, tensor<2x8x8x6xf32>, tensor<3x3x3x24xf32>, tensor<3x3x6x24xf32>
+  return %h1 : tensor<2x8x8x6xf32>
+}
+
+/// The stacked model of the foundation issue: a bidirectional LSTM/GRU
+/// layer feeding a GRU layer with seq_lengths and return_carry.
+
+// CHECK-LABEL: func.func @stacked_bidirectional_then_gru
+func.func @stacked_bidirectional_then_gru(%x: tensor<8x20x16xf32>, %len: tensor<8xi32>,
+    %wi: tensor<16x128xf32>, %wh: tensor<32x128xf32>, %bh: tensor<128xf32>,
+    %gwi: tensor<16x96xf32>, %gbi: tensor<96xf32>, %gwh: tensor<32x96xf32>,
+    %dwi: tensor<64x72xf32>, %dbi: tensor<72xf32>, %dwh: tensor<24x72xf32>, %dbh: tensor<72xf32>)
+    -> (tensor<8x20x24xf32>, tensor<8x24xf32>, tensor<8x32xf32>) {
+  // CHECK: %[[Y:.*]], %{{.*}}:2, %{{.*}} = rnn.bidirectional %{{.*}} lengths(%{{.*}} : tensor<8xi32>) merge<concat> {num_batch_dims = 1 : i64} : tensor<8x20x16xf32> -> tensor<8x20x64xf32> carries(tensor<8x32xf32>, tensor<8x32xf32>) (tensor<8x32xf32>) forward {
+  // CHECK: rnn.lstm_cell
+  // CHECK: rnn.yield carry(%{{.*}}, %{{.*}} : tensor<8x32xf32>, tensor<8x32xf32>) output(%{{.*}} : tensor<8x32xf32>)
+  // CHECK: } backward {
+  // CHECK: rnn.gru_cell
+  %y, %fc, %fh, %bwd_h = rnn.bidirectional %x lengths(%len : tensor<8xi32>) merge<concat> {num_batch_dims = 1 : i64}
+      : tensor<8x20x16xf32> -> tensor<8x20x64xf32> carries(tensor<8x32xf32>, tensor<8x32xf32>)(tensor<8x32xf32>)
+  forward {
+  ^bb0(%c: tensor<8x32xf32>, %h: tensor<8x32xf32>, %xt: tensor<8x16xf32>):
+    %c1, %h1 = rnn.lstm_cell(%xt, %c, %h) kernels(%wi, %wh) hidden_bias(%bh : tensor<128xf32>)
+        : tensor<8x16xf32>, tensor<8x32xf32>, tensor<16x128xf32>, tensor<32x128xf32>
+    rnn.yield carry(%c1, %h1 : tensor<8x32xf32>, tensor<8x32xf32>) output(%h1 : tensor<8x32xf32>)
+  } backward {
+  ^bb0(%h: tensor<8x32xf32>, %xt: tensor<8x16xf32>):
+    %h1 = rnn.gru_cell(%xt, %h) kernels(%gwi, %gwh) input_bias(%gbi : tensor<96xf32>)
+        : tensor<8x16xf32>, tensor<8x32xf32>, tensor<16x96xf32>, tensor<32x96xf32>
+    rnn.yield carry(%h1 : tensor<8x32xf32>) output(%h1 : tensor<8x32xf32>)
+  }
+  // CHECK: rnn.scan %[[Y]] lengths(%{{.*}} : tensor<8xi32>) unroll 4 {num_batch_dims = 1 : i64} : tensor<8x20x64xf32> -> tensor<8x20x24xf32>, tensor<8x24xf32> {
+  %y2, %hT = rnn.scan %y lengths(%len : tensor<8xi32>) unroll 4 {num_batch_dims = 1 : i64}
+      : tensor<8x20x64xf32> -> tensor<8x20x24xf32>, tensor<8x24xf32> {
+  ^bb0(%h: tensor<8x24xf32>, %xt: tensor<8x64xf32>):
+    %h1 = rnn.gru_cell(%xt, %h) kernels(%dwi, %dwh) input_bias(%dbi : tensor<72xf32>) hidden_bias(%dbh : tensor<72xf32>)
+        : tensor<8x64xf32>, tensor<8x24xf32>, tensor<64x72xf32>, tensor<24x72xf32>
+    rnn.yield carry(%h1 : tensor<8x24xf32>) output(%h1 : tensor<8x24xf32>)
+  }
+  return %y2, %hT, %bwd_h : tensor<8x20x24xf32>, tensor<8x24xf32>, tensor<8x32xf32>
+}
+
+/// Scan options: time-major, two batch dims, an initial carry, reverse with
+/// keep_order, zero padded outputs; and an unbatched scan.
+
+// CHECK-LABEL: func.func @scan_time_major_two_batch_dims
+func.func @scan_time_major_two_batch_dims(%x: tensor<7x2x3x5xf32>, %len: tensor<2x3xi32>, %h0: tensor<2x3x6xf32>,
+    %wi: tensor<5x6xf32>, %wh: tensor<6x6xf32>) -> tensor<7x2x3x6xf32> {
+  // CHECK: rnn.scan %{{.*}} lengths(%{{.*}} : tensor<2x3xi32>) init(%{{.*}} : tensor<2x3x6xf32>) time_major reverse keep_order zero_padded_outputs {num_batch_dims = 2 : i64} : tensor<7x2x3x5xf32> -> tensor<7x2x3x6xf32> {
+  %y = rnn.scan %x lengths(%len : tensor<2x3xi32>) init(%h0 : tensor<2x3x6xf32>) time_major reverse keep_order zero_padded_outputs
+      {num_batch_dims = 2 : i64} : tensor<7x2x3x5xf32> -> tensor<7x2x3x6xf32> {
+  ^bb0(%h: tensor<2x3x6xf32>, %xt: tensor<2x3x5xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<2x3x5xf32>, tensor<2x3x6xf32>, tensor<5x6xf32>, tensor<6x6xf32>
+    rnn.yield carry(%h1 : tensor<2x3x6xf32>) output(%h1 : tensor<2x3x6xf32>)
+  }
+  return %y : tensor<7x2x3x6xf32>
+}
+
+// CHECK-LABEL: func.func @scan_unbatched
+func.func @scan_unbatched(%x: tensor<9x5xf32>, %wi: tensor<5x6xf32>, %wh: tensor<6x6xf32>) -> tensor<9x6xf32> {
+  // CHECK: rnn.scan %{{.*}} unroll 9 {num_batch_dims = 0 : i64} : tensor<9x5xf32> -> tensor<9x6xf32>
+  %y = rnn.scan %x unroll 9 {num_batch_dims = 0 : i64} : tensor<9x5xf32> -> tensor<9x6xf32> {
+  ^bb0(%h: tensor<6xf32>, %xt: tensor<5xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<5xf32>, tensor<6xf32>, tensor<5x6xf32>, tensor<6x6xf32>
+    rnn.yield carry(%h1 : tensor<6xf32>) output(%h1 : tensor<6xf32>)
+  }
+  return %y : tensor<9x6xf32>
+}
+
+// CHECK-LABEL: func.func @scan_conv_lstm_frames
+func.func @scan_conv_lstm_frames(%x: tensor<2x5x8x8x3xf32>, %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf32>)
+    -> tensor<2x5x8x8x6xf32> {
+  // CHECK: rnn.scan %{{.*}} {num_batch_dims = 1 : i64} : tensor<2x5x8x8x3xf32> -> tensor<2x5x8x8x6xf32>
+  %y = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<2x5x8x8x3xf32> -> tensor<2x5x8x8x6xf32> {
+  ^bb0(%c: tensor<2x8x8x6xf32>, %h: tensor<2x8x8x6xf32>, %xt: tensor<2x8x8x3xf32>):
+    %c1, %h1 = rnn.conv_lstm_cell(%xt, %c, %h) kernels(%wi, %wh)
+        : tensor<2x8x8x3xf32>, tensor<2x8x8x6xf32>, tensor<3x3x3x24xf32>, tensor<3x3x6x24xf32>
+    rnn.yield carry(%c1, %h1 : tensor<2x8x8x6xf32>, tensor<2x8x8x6xf32>) output(%h1 : tensor<2x8x8x6xf32>)
+  }
+  return %y : tensor<2x5x8x8x6xf32>
+}
+
+// CHECK-LABEL: func.func @bidirectional_mean_with_initial_carries
+func.func @bidirectional_mean_with_initial_carries(%x: tensor<4x6x3xf32>, %h0: tensor<4x5xf32>, %g0: tensor<4x5xf32>,
+    %wi: tensor<3x5xf32>, %wh: tensor<5x5xf32>) -> tensor<4x6x5xf32> {
+  // CHECK: rnn.bidirectional %{{.*}} forward_init(%{{.*}} : tensor<4x5xf32>) backward_init(%{{.*}} : tensor<4x5xf32>) merge<mean> {backward_unroll = 3 : i64, num_batch_dims = 1 : i64} : tensor<4x6x3xf32> -> tensor<4x6x5xf32> forward
+  %y = rnn.bidirectional %x forward_init(%h0 : tensor<4x5xf32>) backward_init(%g0 : tensor<4x5xf32>) merge<mean>
+      {num_batch_dims = 1 : i64, backward_unroll = 3 : i64} : tensor<4x6x3xf32> -> tensor<4x6x5xf32>
+  forward {
+  ^bb0(%h: tensor<4x5xf32>, %xt: tensor<4x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<4x3xf32>, tensor<4x5xf32>, tensor<3x5xf32>, tensor<5x5xf32>
+    rnn.yield carry(%h1 : tensor<4x5xf32>) output(%h1 : tensor<4x5xf32>)
+  } backward {
+  ^bb0(%h: tensor<4x5xf32>, %xt: tensor<4x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<4x3xf32>, tensor<4x5xf32>, tensor<3x5xf32>, tensor<5x5xf32>
+    rnn.yield carry(%h1 : tensor<4x5xf32>) output(%h1 : tensor<4x5xf32>)
+  }
+  return %y : tensor<4x6x5xf32>
+}
+
+/// Sequence utilities.
+
+// CHECK-LABEL: func.func @sequence_utilities
+func.func @sequence_utilities(%x: tensor<4x6x3xf32>, %t: tensor<6x4x3xf32>, %len: tensor<4xi32>,
+    %stack: tensor<6x4x5xf32>, %init: tensor<4x5xf32>) -> (tensor<4x6x3xf32>, tensor<6x4x3xf32>, tensor<4x5xf32>, tensor<4x6x6xf32>, tensor<4x6x3xf32>) {
+  // CHECK: rnn.flip_sequences %{{.*}} lengths(%{{.*}} : tensor<4xi32>) {num_batch_dims = 1 : i64} : tensor<4x6x3xf32>
+  %a = rnn.flip_sequences %x lengths(%len : tensor<4xi32>) {num_batch_dims = 1 : i64} : tensor<4x6x3xf32>
+  // CHECK: rnn.flip_sequences %{{.*}} time_major {num_batch_dims = 1 : i64} : tensor<6x4x3xf32>
+  %b = rnn.flip_sequences %t time_major {num_batch_dims = 1 : i64} : tensor<6x4x3xf32>
+  // CHECK: rnn.select_last_carry %{{.*}}, %{{.*}}, %{{.*}} : tensor<6x4x5xf32>, tensor<4xi32>, tensor<4x5xf32>
+  %c = rnn.select_last_carry %stack, %len, %init : tensor<6x4x5xf32>, tensor<4xi32>, tensor<4x5xf32>
+  // CHECK: rnn.merge <concat> %{{.*}}, %{{.*}} : tensor<4x6x3xf32>, tensor<4x6x3xf32> -> tensor<4x6x6xf32>
+  %d = rnn.merge <concat> %x, %a : tensor<4x6x3xf32>, tensor<4x6x3xf32> -> tensor<4x6x6xf32>
+  // CHECK: rnn.merge <mul> %{{.*}}, %{{.*}} : tensor<4x6x3xf32>, tensor<4x6x3xf32> -> tensor<4x6x3xf32>
+  %e = rnn.merge <mul> %x, %a : tensor<4x6x3xf32>, tensor<4x6x3xf32> -> tensor<4x6x3xf32>
+  return %a, %b, %c, %d, %e : tensor<4x6x3xf32>, tensor<6x4x3xf32>, tensor<4x5xf32>, tensor<4x6x6xf32>, tensor<4x6x3xf32>
+}
