@@ -18,13 +18,15 @@ struct DropZeroBias : OpRewritePattern<CellOp> {
 
   LogicalResult matchAndRewrite(CellOp op,
                                 PatternRewriter &rewriter) const override {
-    bool changed = false;
-    for (MutableOperandRange bias : {op.getBiMutable(), op.getBhMutable()}) {
+    // Each range is taken fresh: clearing one shifts the other's operands.
+    auto dropIfZero = [&](MutableOperandRange bias) {
       if (bias.empty() || !matchPattern(bias[0].get(), m_AnyZeroFloat()))
-        continue;
+        return false;
       rewriter.modifyOpInPlace(op, [&] { bias.clear(); });
-      changed = true;
-    }
+      return true;
+    };
+    bool changed = dropIfZero(op.getBhMutable());
+    changed |= dropIfZero(op.getBiMutable());
     return success(changed);
   }
 };
