@@ -1,6 +1,7 @@
 //===- InitAll.cpp - Register everything rnnc defines ---------------------===//
 
 #include "rnn/InitAll.h"
+#include "rnn/Conversion/Passes.h"
 #include "rnn/IR/RNNDialect.h"
 #include "rnn/Transforms/Passes.h"
 
@@ -8,4 +9,7 @@ void rnnc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::rnn::RNNDialect>();
 }
 
-void rnnc::registerAllPasses() { mlir::rnn::registerRNNPasses(); }
+void rnnc::registerAllPasses() {
+  mlir::rnn::registerRNNPasses();
+  mlir::rnn::registerRNNConversionPasses();
+}

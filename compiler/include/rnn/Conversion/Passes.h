@@ -1,0 +1,26 @@
+//===- Passes.h - Conversions out of the rnn dialect ------------*- C++ -*-===//
+
+#ifndef RNN_CONVERSION_PASSES_H
+#define RNN_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::rnn {
+
+#define GEN_PASS_DECL
+#include "rnn/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "rnn/Conversion/Passes.h.inc"
+
+} // namespace mlir::rnn
+
+#endif // RNN_CONVERSION_PASSES_H

@@ -1,0 +1,48 @@
+//===- Passes.td - Conversions out of the rnn dialect ------*- tablegen -*-===//
+
+#ifndef RNN_CONVERSION_PASSES_TD
+#define RNN_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
+  let summary = "lower rnn.scan to an scf.for over time, unrolled";
+  let description = [{
+    Each scan becomes a loop over time whose body is the scan's body cloned
+    `unroll` times, plus a fully unrolled remainder of `T mod unroll` steps.
+    `reverse` becomes `rnn.flip_sequences` of the input (and of the outputs
+    with `keep_order`); with `seq_lengths`, the final carry of each row is
+    captured after its last valid step, and `zero_padded_outputs` zeroes the
+    outputs of padded steps. The initial carry defaults to zeros.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect"];
+}
+
+def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
+  let summary = "lower rnn cells and rnn.merge to linalg, tensor, arith and math";
+  let description = [{
+    Every cell op becomes its two fused matmuls (`linalg.matmul` on the
+    batch dims collapsed to one), bias additions, and one element-wise
+    `linalg.generic` with the gate maths; ConvLSTM uses linalg convolutions
+    with SAME padding. `rnn.merge` becomes tensor inserts (concat) or an
+    element-wise `linalg.generic`. Works on tensors, before bufferization.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
+}
+
+def ConvertRNNToRuntimePass : Pass<"convert-rnn-to-runtime", "mlir::ModuleOp"> {
+  let summary = "lower rnn.flip_sequences and rnn.select_last_carry to librnnrt calls";
+  let description = [{
+    Each op becomes a call to its `rnnrt_*_f32` function on buffers
+    (`bufferization.to_buffer` of the operands, a fresh result buffer), and
+    the callee is declared in the module. Lengths are validated once at the
+    model's entry, so the calls' status is not checked here.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::memref::MemRefDialect",
+                           "mlir::bufferization::BufferizationDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+#endif // RNN_CONVERSION_PASSES_TD

@@ -1,0 +1,26 @@
+//===- RNNToLinalg.h - rnn cells and rnn.merge to linalg --------*- C++ -*-===//
+//
+// Patterns that lower every cell op (`rnn.lstm_cell`, `rnn.gru_cell`,
+// `rnn.mgu_cell`, `rnn.simple_cell`, `rnn.conv_lstm_cell`) and `rnn.merge`
+// to linalg, tensor, arith and math on tensors. Cells become two matmuls (or
+// two SAME-padded convolutions) into zero-filled tensors and one element-wise
+// `linalg.generic` with the gate maths. The patterns are plain
+// `RewritePattern`s: they work under a dialect conversion (as in
+// `--convert-rnn-to-linalg`) and under the greedy driver. They need static
+// shapes and, for ConvLSTM, 1 to 3 spatial dims; other ops fail to match.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_CONVERSION_RNNTOLINALG_RNNTOLINALG_H
+#define RNN_CONVERSION_RNNTOLINALG_RNNTOLINALG_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::rnn {
+
+/// Adds the patterns lowering the cell ops and `rnn.merge` to `patterns`.
+void populateRNNToLinalgConversionPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::rnn
+
+#endif // RNN_CONVERSION_RNNTOLINALG_RNNTOLINALG_H

@@ -1,0 +1,253 @@
+//===- RNNScanToSCF.cpp - rnn.scan to an unrolled scf.for -----------------===//
+//
+// A scan becomes a loop over time on tensors. Each loop iteration runs
+// `unroll` copies of the scan body; the `T mod unroll` steps left over run
+// after the loop, fully unrolled, so every step's time index that the body
+// sees is either the loop's or a constant.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rnn/Conversion/Passes.h"
+#include "rnn/IR/RNNOps.h"
+#include "rnn/IR/RNNShapes.h"
+
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::rnn {
+#define GEN_PASS_DEF_CONVERTRNNSCANTOSCFPASS
+#include "rnn/Conversion/Passes.h.inc"
+} // namespace mlir::rnn
+
+using namespace mlir;
+using namespace mlir::rnn;
+
+namespace {
+
+/// A tensor of `type` filled with zeros.
+Value zeros(OpBuilder &b, Location loc, RankedTensorType type) {
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(type.getElementType()));
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType());
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+}
+
+/// Per-row choice between two tensors of one type, driven by each row's
+/// sequence length: `result[b, ...] = pred(L_b) ? onTrue[b, ...] :
+/// onFalse[b, ...]`, with `pred` built by `makePred(builder, loc, L_b)`.
+Value selectRows(OpBuilder &b, Location loc, Value lengths, Value onTrue,
+                 Value onFalse,
+                 function_ref<Value(OpBuilder &, Location, Value)> makePred) {
+  auto type = cast<RankedTensorType>(onTrue.getType());
+  int64_t rank = type.getRank();
+  int64_t numBatchDims = cast<RankedTensorType>(lengths.getType()).getRank();
+  MLIRContext *ctx = b.getContext();
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  // Lengths index the leading (batch) dims of the carry.
+  AffineMap rows = AffineMap::get(
+      rank, 0, identity.getResults().take_front(numBatchDims), ctx);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, type, ValueRange{lengths, onTrue}, ValueRange{onFalse},
+      ArrayRef<AffineMap>{rows, identity, identity}, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value pred = makePred(nb, nloc, args[0]);
+        Value picked = arith::SelectOp::create(nb, nloc, pred, args[1], args[2]);
+        linalg::YieldOp::create(nb, nloc, picked);
+      });
+  return generic.getResult(0);
+}
+
+struct ScanLowering {
+  ScanOp op;
+  PatternRewriter &rewriter;
+  Location loc;
+  int64_t timeAxis;
+  Value input;   ///< the input in processing order (flipped when reversed)
+  Value lengths; ///< null without seq_lengths
+  bool captureCarry;
+
+  /// The input at time `t`, without its time axis.
+  Value stepInput(OpBuilder &b, OpFoldResult t) {
+    auto type = cast<RankedTensorType>(input.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+    for (int64_t dim : type.getShape())
+      sizes.push_back(b.getIndexAttr(dim));
+    offsets[timeAxis] = t;
+    sizes[timeAxis] = b.getIndexAttr(1);
+    auto stepType = cast<RankedTensorType>(op.getStepInputArg().getType());
+    return tensor::ExtractSliceOp::create(b, loc, stepType, input, offsets,
+                                          sizes, strides);
+  }
+
+  /// `outputs` with the step output `y` stored at time `t`.
+  Value storeOutput(OpBuilder &b, OpFoldResult t, Value y, Value outputs) {
+    auto type = cast<RankedTensorType>(outputs.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+    for (int64_t dim : type.getShape())
+      sizes.push_back(b.getIndexAttr(dim));
+    offsets[timeAxis] = t;
+    sizes[timeAxis] = b.getIndexAttr(1);
+    return tensor::InsertSliceOp::create(b, loc, y, outputs, offsets, sizes,
+                                         strides);
+  }
+
+  /// The time index as an i32 value, to compare with lengths.
+  Value timeAsI32(OpBuilder &b, OpFoldResult t) {
+    if (auto value = dyn_cast<Value>(t))
+      return arith::IndexCastOp::create(b, loc, b.getI32Type(), value);
+    int64_t constant = cast<IntegerAttr>(cast<Attribute>(t)).getInt();
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(constant));
+  }
+
+  /// One time step: state = (carry..., outputs, selected carry...).
+  SmallVector<Value> step(OpBuilder &b, OpFoldResult t, ValueRange state) {
+    size_t numCarries = op.getCarryArgs().size();
+    ValueRange carries = state.take_front(numCarries);
+    Value outputs = state[numCarries];
+    ValueRange selected = state.drop_front(numCarries + 1);
+
+    IRMapping mapping;
+    mapping.map(op.getCarryArgs(), carries);
+    mapping.map(op.getStepInputArg(), stepInput(b, t));
+    Block &body = op.getBody().front();
+    for (Operation &nested : body.without_terminator())
+      b.clone(nested, mapping);
+    auto yield = cast<YieldOp>(body.getTerminator());
+    SmallVector<Value> next = llvm::map_to_vector(
+        yield.getCarry(), [&](Value v) { return mapping.lookupOrDefault(v); });
+    Value y = mapping.lookupOrDefault(yield.getOutput());
+
+    Value time = lengths ? timeAsI32(b, t) : Value();
+    if (op.getZeroPaddedOutputs()) {
+      // Padded steps (t >= L) output zeros.
+      auto yType = cast<RankedTensorType>(y.getType());
+      y = selectRows(b, loc, lengths, y, zeros(b, loc, yType),
+                     [&](OpBuilder &nb, Location nloc, Value length) {
+                       return arith::CmpIOp::create(
+                           nb, nloc, arith::CmpIPredicate::slt, time, length);
+                     });
+    }
+    next.push_back(storeOutput(b, t, y, outputs));
+    // Each row keeps the carry after its last valid step (t == L - 1).
+    for (auto [carry, kept] : llvm::zip(next, selected)) {
+      Value chosen =
+          selectRows(b, loc, lengths, carry, kept,
+                     [&](OpBuilder &nb, Location nloc, Value length) {
+                       Value one = arith::ConstantOp::create(
+                           nb, nloc, nb.getI32IntegerAttr(1));
+                       Value last = arith::SubIOp::create(nb, nloc, length, one);
+                       return arith::CmpIOp::create(
+                           nb, nloc, arith::CmpIPredicate::eq, time, last);
+                     });
+      next.push_back(chosen);
+    }
+    return next;
+  }
+
+  LogicalResult lower() {
+    int64_t steps = op.getNumSteps();
+    int64_t unroll = std::min<int64_t>(op.getUnroll(), steps);
+    int64_t numBatchDims = op.getNumBatchDims();
+    bool timeMajor = op.getTimeMajor();
+
+    input = op.getInput();
+    if (op.getReverse())
+      input = FlipSequencesOp::create(rewriter, loc, input.getType(), input,
+                                      lengths, numBatchDims, timeMajor);
+
+    SmallVector<Value> state;
+    for (auto [i, arg] : llvm::enumerate(op.getCarryArgs()))
+      state.push_back(op.getInit().empty()
+                          ? zeros(rewriter, loc,
+                                  cast<RankedTensorType>(arg.getType()))
+                          : op.getInit()[i]);
+    size_t numCarries = state.size();
+    RankedTensorType outputsType = op.getOutputs().getType();
+    state.push_back(tensor::EmptyOp::create(rewriter, loc,
+                                            outputsType.getShape(),
+                                            outputsType.getElementType()));
+    if (captureCarry) // a row of length 0 keeps its initial carry
+      state.append(state.begin(), state.begin() + numCarries);
+
+    // A loop of one iteration would only hide constant time indices.
+    int64_t mainSteps = steps - steps % unroll;
+    if (mainSteps == unroll)
+      mainSteps = 0;
+    if (mainSteps > 0) {
+      Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value ub = arith::ConstantIndexOp::create(rewriter, loc, mainSteps);
+      Value stride = arith::ConstantIndexOp::create(rewriter, loc, unroll);
+      auto loop = scf::ForOp::create(
+          rewriter, loc, lb, ub, stride, state,
+          [&](OpBuilder &b, Location, Value iv, ValueRange iterArgs) {
+            SmallVector<Value> current(iterArgs);
+            for (int64_t k = 0; k < unroll; ++k) {
+              OpFoldResult t = iv;
+              if (k > 0)
+                t = arith::AddIOp::create(
+                        b, loc, iv, arith::ConstantIndexOp::create(b, loc, k))
+                        .getResult();
+              current = step(b, t, current);
+            }
+            scf::YieldOp::create(b, loc, current);
+          });
+      state.assign(loop.getResults().begin(), loop.getResults().end());
+    }
+    for (int64_t t = mainSteps; t < steps; ++t)
+      state = step(rewriter, rewriter.getIndexAttr(t), state);
+
+    Value outputs = state[numCarries];
+    if (op.getReverse() && op.getKeepOrder())
+      outputs = FlipSequencesOp::create(rewriter, loc, outputs.getType(),
+                                        outputs, lengths, numBatchDims,
+                                        timeMajor);
+    SmallVector<Value> results{outputs};
+    if (!op.getFinalCarry().empty()) {
+      ValueRange finals = ValueRange(state).take_front(numCarries);
+      if (captureCarry)
+        finals = ValueRange(state).drop_front(numCarries + 1);
+      llvm::append_range(results, finals);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct LowerScan : OpRewritePattern<ScanOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ScanOp op,
+                                PatternRewriter &rewriter) const override {
+    ScanLowering lowering{op, rewriter, op.getLoc(), op.getTimeAxis(),
+                          Value(), op.getSeqLengths(),
+                          op.getSeqLengths() && !op.getFinalCarry().empty()};
+    return lowering.lower();
+  }
+};
+
+struct ConvertRNNScanToSCFPass
+    : rnn::impl::ConvertRNNScanToSCFPassBase<ConvertRNNScanToSCFPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<LowerScan>(&getContext());
+    // Scans nest only through other scans' bodies; the driver reaches both.
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+    WalkResult left = getOperation()->walk([](BidirectionalOp bidi) {
+      bidi.emitOpError("must be expanded (--rnn-expand-bidirectional) before "
+                       "scans are lowered");
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

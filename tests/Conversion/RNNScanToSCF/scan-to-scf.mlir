@@ -1,0 +1,138 @@
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf --split-input-file | FileCheck %s
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf --split-input-file --verify-diagnostics > /dev/null
+
+/// T = 5 with unroll 2: a loop over the first 4 steps, two body copies per
+/// iteration, then one remainder step at the constant index 4.
+
+// CHECK-LABEL: func.func @unroll_2_of_5_with_remainder
+// CHECK-SAME: (%[[X:.*]]: tensor<2x5x3xf32>
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[ZERO:.*]] = linalg.fill
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<2x5x4xf32>
+// CHECK: %[[LOOP:.*]]:2 = scf.for %[[T:.*]] = %[[C0]] to %[[C4]] step %[[C2]] iter_args(%[[H:.*]] = %[[ZERO]], %[[Y:.*]] = %[[EMPTY]])
+// CHECK:   %[[X0:.*]] = tensor.extract_slice %[[X]][0, %[[T]], 0] [2, 1, 3] [1, 1, 1] : tensor<2x5x3xf32> to tensor<2x3xf32>
+// CHECK:   %[[H1:.*]] = rnn.simple_cell(%[[X0]], %[[H]])
+// CHECK:   %[[Y1:.*]] = tensor.insert_slice %[[H1]] into %[[Y]][0, %[[T]], 0] [2, 1, 4]
+// CHECK:   %[[T1:.*]] = arith.addi %[[T]]
+// CHECK:   %[[X1:.*]] = tensor.extract_slice %[[X]][0, %[[T1]], 0]
+// CHECK:   %[[H2:.*]] = rnn.simple_cell(%[[X1]], %[[H1]])
+// CHECK:   %[[Y2:.*]] = tensor.insert_slice %[[H2]] into %[[Y1]][0, %[[T1]], 0]
+// CHECK:   scf.yield %[[H2]], %[[Y2]]
+// CHECK: %[[XR:.*]] = tensor.extract_slice %[[X]][0, 4, 0] [2, 1, 3]
+// CHECK: %[[HR:.*]] = rnn.simple_cell(%[[XR]], %[[LOOP]]#0)
+// CHECK: %[[YR:.*]] = tensor.insert_slice %[[HR]] into %[[LOOP]]#1[0, 4, 0]
+// CHECK: return %[[YR]], %[[HR]]
+func.func @unroll_2_of_5_with_remainder(%x: tensor<2x5x3xf32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> (tensor<2x5x4xf32>, tensor<2x4xf32>) {
+  %y, %hT = rnn.scan %x unroll 2 {num_batch_dims = 1 : i64} : tensor<2x5x3xf32> -> tensor<2x5x4xf32>, tensor<2x4xf32> {
+  ^bb0(%h: tensor<2x4xf32>, %xt: tensor<2x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<2x3xf32>, tensor<2x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<2x4xf32>) output(%h1 : tensor<2x4xf32>)
+  }
+  return %y, %hT : tensor<2x5x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+/// unroll = T: no loop, every step at a constant index.
+
+// CHECK-LABEL: func.func @fully_unrolled_time_major
+// CHECK-NOT: scf.for
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [1, 2, 3] [1, 1, 1] : tensor<3x2x3xf32> to tensor<2x3xf32>
+// CHECK: tensor.extract_slice %{{.*}}[1, 0, 0] [1, 2, 3]
+// CHECK: tensor.extract_slice %{{.*}}[2, 0, 0] [1, 2, 3]
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[2, 0, 0] [1, 2, 4]
+func.func @fully_unrolled_time_major(%x: tensor<3x2x3xf32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> tensor<3x2x4xf32> {
+  %y = rnn.scan %x time_major unroll 3 {num_batch_dims = 1 : i64} : tensor<3x2x3xf32> -> tensor<3x2x4xf32> {
+  ^bb0(%h: tensor<2x4xf32>, %xt: tensor<2x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<2x3xf32>, tensor<2x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<2x4xf32>) output(%h1 : tensor<2x4xf32>)
+  }
+  return %y : tensor<3x2x4xf32>
+}
+
+// -----
+
+/// Reverse with keep_order flips the input and the outputs; with lengths and
+/// a final carry, each row keeps the carry of the step t == L - 1, starting
+/// from the initial carry (a row of length 0 returns it).
+
+// CHECK-LABEL: func.func @reverse_keep_order_lengths_initial_carry
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x3xf32>, %[[LEN:.*]]: tensor<2xi32>, %[[H0:.*]]: tensor<2x4xf32>
+// CHECK: %[[FX:.*]] = rnn.flip_sequences %[[X]] lengths(%[[LEN]] : tensor<2xi32>) {num_batch_dims = 1 : i64} : tensor<2x3x3xf32>
+// CHECK: tensor.extract_slice %[[FX]][0, 0, 0]
+// CHECK: %[[S0:.*]] = linalg.generic {{.*}} ins(%[[LEN]], %{{.*}} : tensor<2xi32>, tensor<2x4xf32>) outs(%[[H0]] : tensor<2x4xf32>)
+// CHECK:   arith.subi
+// CHECK:   arith.cmpi eq
+// CHECK:   arith.select
+// CHECK: %[[S1:.*]] = linalg.generic {{.*}} outs(%[[S0]] : tensor<2x4xf32>)
+// CHECK: %[[S2:.*]] = linalg.generic {{.*}} outs(%[[S1]] : tensor<2x4xf32>)
+// CHECK: %[[Y:.*]] = rnn.flip_sequences %{{.*}} lengths(%[[LEN]] : tensor<2xi32>) {num_batch_dims = 1 : i64} : tensor<2x3x4xf32>
+// CHECK: return %[[Y]], %[[S2]]
+func.func @reverse_keep_order_lengths_initial_carry(%x: tensor<2x3x3xf32>, %len: tensor<2xi32>, %h0: tensor<2x4xf32>,
+    %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x4xf32>) {
+  %y, %hT = rnn.scan %x lengths(%len : tensor<2xi32>) init(%h0 : tensor<2x4xf32>) reverse keep_order unroll 3
+      {num_batch_dims = 1 : i64} : tensor<2x3x3xf32> -> tensor<2x3x4xf32>, tensor<2x4xf32> {
+  ^bb0(%h: tensor<2x4xf32>, %xt: tensor<2x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<2x3xf32>, tensor<2x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<2x4xf32>) output(%h1 : tensor<2x4xf32>)
+  }
+  return %y, %hT : tensor<2x3x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+/// Reverse without keep_order: outputs stay in processing order. Without a
+/// final carry the lengths select nothing.
+
+// CHECK-LABEL: func.func @reverse_only
+// CHECK: rnn.flip_sequences
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: rnn.flip_sequences
+// CHECK: return
+func.func @reverse_only(%x: tensor<2x2x3xf32>, %len: tensor<2xi32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> tensor<2x2x4xf32> {
+  %y = rnn.scan %x lengths(%len : tensor<2xi32>) reverse {num_batch_dims = 1 : i64} : tensor<2x2x3xf32> -> tensor<2x2x4xf32> {
+  ^bb0(%h: tensor<2x4xf32>, %xt: tensor<2x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<2x3xf32>, tensor<2x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<2x4xf32>) output(%h1 : tensor<2x4xf32>)
+  }
+  return %y : tensor<2x2x4xf32>
+}
+
+// -----
+
+/// Zero padded outputs: each step's output is selected against zeros by
+/// t < L; two batch dims index the lengths with the two leading dims.
+
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[ALL:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @zero_padded_two_batch_dims
+// CHECK: linalg.generic {indexing_maps = [#[[ROWS]], #[[ALL]], #[[ALL]]]
+// CHECK:   arith.cmpi {{slt|sgt}}
+// CHECK:   arith.select
+func.func @zero_padded_two_batch_dims(%x: tensor<2x3x1x5xf32>, %len: tensor<2x3xi32>, %wi: tensor<5x4xf32>, %wh: tensor<4x4xf32>) -> tensor<2x3x1x4xf32> {
+  %y = rnn.scan %x lengths(%len : tensor<2x3xi32>) zero_padded_outputs {num_batch_dims = 2 : i64} : tensor<2x3x1x5xf32> -> tensor<2x3x1x4xf32> {
+  ^bb0(%h: tensor<2x3x4xf32>, %xt: tensor<2x3x5xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<2x3x5xf32>, tensor<2x3x4xf32>, tensor<5x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<2x3x4xf32>) output(%h1 : tensor<2x3x4xf32>)
+  }
+  return %y : tensor<2x3x1x4xf32>
+}
+
+// -----
+
+/// A bidirectional layer must be expanded first.
+
+func.func @negative_bidirectional_left(%x: tensor<4x6x3xf32>, %wi: tensor<3x5xf32>, %wh: tensor<5x5xf32>) -> tensor<4x6x5xf32> {
+  // expected-error @+1 {{'rnn.bidirectional' op must be expanded (--rnn-expand-bidirectional) before scans are lowered}}
+  %y = rnn.bidirectional %x merge<add> {num_batch_dims = 1 : i64} : tensor<4x6x3xf32> -> tensor<4x6x5xf32>
+  forward {
+  ^bb0(%h: tensor<4x5xf32>, %xt: tensor<4x3xf32>):
+    rnn.yield carry(%h : tensor<4x5xf32>) output(%h : tensor<4x5xf32>)
+  } backward {
+  ^bb0(%h: tensor<4x5xf32>, %xt: tensor<4x3xf32>):
+    rnn.yield carry(%h : tensor<4x5xf32>) output(%h : tensor<4x5xf32>)
+  }
+  return %y : tensor<4x6x5xf32>
+}
