@@ -26,5 +26,5 @@ config.substitutions.append(
 config.substitutions.append(("%cc", config.c_compiler))
 
 tool_dirs = [config.rnn_tools_dir, config.llvm_tools_dir]
-tools = ["rnn-opt", "rnnc", "mlir-translate", "llc", "split-file"]
+tools = ["rnn-opt", "rnnc", "mlir-translate", "mlir-runner", "llc", "llvm-nm", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
