@@ -1,0 +1,73 @@
+//===- Array.h - Raw arrays read from weights files -------------*- C++ -*-===//
+//
+// A dense array exactly as a weights file stores it (any dtype, raw
+// little-endian bytes, C order), plus the conversions that turn one into the
+// float32 data of a Tensor (Params.h). The readers (Npz.h, Safetensors.h)
+// produce these; WeightsFile.h converts them into a ParamTree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_WEIGHTS_ARRAY_H
+#define RNN_WEIGHTS_ARRAY_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rnnc::weights {
+
+/// Element types a weights file may hold.
+enum class DType { Bool, U8, I32, I64, F16, BF16, F32, F64 };
+
+/// numpy's name for `dtype` ("float32", "bfloat16", ...).
+const char *dtypeName(DType dtype);
+/// Size of one element in bytes.
+size_t dtypeSize(DType dtype);
+/// True for F16, BF16, F32 and F64.
+bool isFloatingPoint(DType dtype);
+
+/// One named array: `bytes` holds numElements() * dtypeSize(dtype)
+/// little-endian elements in row-major order.
+struct Array {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> bytes;
+
+  int64_t numElements() const {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+};
+
+/// The number of elements of `shape` and their size in bytes, or an error
+/// naming `what` when a dimension is negative or the size overflows.
+llvm::Error checkShape(llvm::ArrayRef<int64_t> shape, DType dtype,
+                       llvm::StringRef what, int64_t &numElements,
+                       uint64_t &numBytes);
+
+/// "[2, 3]" (and "[]" for a scalar).
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// IEEE binary16 and bfloat16 bit patterns to float (exact).
+float halfToFloat(uint16_t bits);
+float bfloat16ToFloat(uint16_t bits);
+
+/// The elements of a floating-point array as float32 (f64 is rounded to
+/// nearest). An integer or bool array, or one whose byte count does not match
+/// its shape, is an error.
+llvm::Expected<std::vector<float>> toFloat32(const Array &array);
+
+/// The elements of an integer or bool array as int64. A floating-point array,
+/// or one whose byte count does not match its shape, is an error.
+llvm::Expected<std::vector<int64_t>> toInt64(const Array &array);
+
+} // namespace rnnc::weights
+
+#endif // RNN_WEIGHTS_ARRAY_H

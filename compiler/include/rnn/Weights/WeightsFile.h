@@ -1,0 +1,50 @@
+//===- WeightsFile.h - Reading a weights file into a ParamTree --*- C++ -*-===//
+//
+// Entry point for weights files: picks the format by content (.npz is a zip
+// archive starting with "PK"; anything else is read as .safetensors), strips
+// an optional leading `params/` from every key (Flax's variable collection)
+// and converts every array to float32.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_WEIGHTS_WEIGHTSFILE_H
+#define RNN_WEIGHTS_WEIGHTSFILE_H
+
+#include "rnn/Weights/Params.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace rnnc {
+
+/// Reads the weights file at `path`. float16, bfloat16 and float64 arrays
+/// are converted to float32, appending one warning per converted key to
+/// `warnings` ("converted 'enc/cell/hi/kernel' from float64 to float32").
+/// Errors: unreadable or corrupt files, integer or bool arrays (naming the
+/// key and dtype), and two keys that are equal once `params/` is stripped.
+llvm::Expected<ParamTree> readWeights(llvm::StringRef path,
+                                      std::vector<std::string> &warnings);
+
+/// Same, from the bytes of a file; `fileName` only names it in messages.
+llvm::Expected<ParamTree> parseWeights(llvm::StringRef data,
+                                       llvm::StringRef fileName,
+                                       std::vector<std::string> &warnings);
+
+/// Prints `tree` for `rnnc inspect`: one line per path component, indented
+/// two spaces per level, each array with its dtype and shape, then a total:
+///
+///   enc/
+///     cell/
+///       hi/
+///         bias  float32[64]
+///         kernel  float32[64, 64]
+///   2 arrays, 4160 parameters, 16640 bytes
+void printParamTree(llvm::raw_ostream &os, const ParamTree &tree);
+
+} // namespace rnnc
+
+#endif // RNN_WEIGHTS_WEIGHTSFILE_H

@@ -1,0 +1,102 @@
+//===- WeightsFile.cpp - Reading a weights file into a ParamTree ----------===//
+
+#include "rnn/Weights/WeightsFile.h"
+#include "rnn/Weights/Npz.h"
+#include "rnn/Weights/Safetensors.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace rnnc;
+using namespace rnnc::weights;
+using llvm::StringRef;
+
+static llvm::Error fail(StringRef fileName, const llvm::Twine &msg) {
+  return llvm::createStringError(fileName + ": " + msg);
+}
+
+/// Reads the arrays of a file in whichever format its first bytes show.
+static llvm::Expected<std::vector<Array>> parseArrays(StringRef data,
+                                                      StringRef fileName) {
+  if (data.starts_with("\x93NUMPY"))
+    return fail(fileName, "a single .npy array, expected an .npz archive "
+                          "(np.savez) or a .safetensors file");
+  // A safetensors file starts with its 8-byte header size, then a JSON
+  // object. Byte 8 of a zip archive is a compression method (0 or 8) or an
+  // entry count of 0, never '{', so a header size that happens to begin with
+  // "PK" is not taken for a zip.
+  if (data.size() >= 9 && data[8] == '{')
+    return parseSafetensors(data, fileName);
+  if (data.starts_with("PK"))
+    return parseNpz(data, fileName);
+  return fail(fileName, "unknown weights format, expected an .npz archive "
+                        "(np.savez) or a .safetensors file");
+}
+
+llvm::Expected<ParamTree>
+rnnc::parseWeights(StringRef data, StringRef fileName,
+                   std::vector<std::string> &warnings) {
+  llvm::Expected<std::vector<Array>> arrays = parseArrays(data, fileName);
+  if (!arrays)
+    return arrays.takeError();
+  ParamTree tree;
+  std::map<std::string, std::string> original; // key -> name in the file
+  for (const Array &array : *arrays) {
+    StringRef key = array.name;
+    key.consume_front("params/");
+    if (key.empty())
+      return fail(fileName, "array '" + array.name + "' has an empty key");
+    auto [it, inserted] = original.try_emplace(key.str(), array.name);
+    if (!inserted)
+      return fail(fileName, "arrays '" + it->second + "' and '" + array.name +
+                                "' both give param '" + key + "'");
+    if (!isFloatingPoint(array.dtype))
+      return fail(fileName, "param '" + key + "' has dtype " +
+                                dtypeName(array.dtype) +
+                                ", expected a floating-point dtype");
+    llvm::Expected<std::vector<float>> values = toFloat32(array);
+    if (!values)
+      return fail(fileName, llvm::toString(values.takeError()));
+    if (array.dtype != DType::F32)
+      warnings.push_back(("converted '" + key + "' from " +
+                          dtypeName(array.dtype) + " to float32")
+                             .str());
+    tree[key.str()] = Tensor{array.shape, std::move(*values)};
+  }
+  return tree;
+}
+
+llvm::Expected<ParamTree>
+rnnc::readWeights(StringRef path, std::vector<std::string> &warnings) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError("cannot open '" + path +
+                                   "': " + buffer.getError().message());
+  return parseWeights((*buffer)->getBuffer(), path, warnings);
+}
+
+void rnnc::printParamTree(llvm::raw_ostream &os, const ParamTree &tree) {
+  // Keys sharing a prefix are adjacent in sorted order, so each key prints
+  // only the directories it does not share with the previous one.
+  llvm::SmallVector<StringRef> previous;
+  int64_t parameters = 0;
+  for (const auto &[key, tensor] : tree) {
+    llvm::SmallVector<StringRef> parts;
+    StringRef(key).split(parts, '/');
+    size_t common = 0;
+    while (common + 1 < parts.size() && common + 1 < previous.size() &&
+           parts[common] == previous[common])
+      ++common;
+    for (size_t i = common; i + 1 < parts.size(); ++i)
+      os.indent(2 * i) << parts[i] << "/\n";
+    os.indent(2 * (parts.size() - 1))
+        << parts.back() << "  float32" << formatShape(tensor.shape) << "\n";
+    parameters += tensor.numElements();
+    previous = parts;
+  }
+  size_t arrays = tree.size();
+  os << arrays << (arrays == 1 ? " array, " : " arrays, ") << parameters
+     << (parameters == 1 ? " parameter, " : " parameters, ")
+     << parameters * int64_t(sizeof(float)) << " bytes\n";
+}

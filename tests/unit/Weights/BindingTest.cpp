@@ -1,0 +1,542 @@
+//===- BindingTest.cpp - bindParams and the shape helpers -----------------===//
+//
+// Every param of a hand-built tree holds tag * 1000 + element index, so each
+// fused value shows which key and element it came from.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "rnn/Weights/Binding.h"
+#include "rnn/Weights/WeightsFile.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <cstring>
+
+using namespace rnnc;
+using namespace rnnc::spec;
+using namespace rnnc::test;
+
+namespace {
+
+spec::Cell makeCell(CellKind kind, int64_t features) {
+  spec::Cell cell;
+  cell.kind = kind;
+  cell.features = features;
+  return cell;
+}
+
+spec::Layer rnnLayer(std::string name, spec::Cell cell) {
+  spec::Layer layer;
+  layer.name = std::move(name);
+  layer.rnn.cell = std::move(cell);
+  return layer;
+}
+
+spec::Layer biLayer(std::string name, spec::Cell forward, spec::Cell backward,
+                    Merge merge = Merge::Concat) {
+  spec::Layer layer;
+  layer.kind = spec::Layer::Kind::Bidirectional;
+  layer.name = std::move(name);
+  layer.forward.cell = std::move(forward);
+  layer.backward.cell = std::move(backward);
+  layer.merge = merge;
+  return layer;
+}
+
+spec::Model makeModel(std::vector<int64_t> features,
+                      std::vector<spec::Layer> layers,
+                      ParamsLayout layout = ParamsLayout::Linen) {
+  spec::Model model;
+  model.name = "m";
+  model.time = 5;
+  model.features = std::move(features);
+  model.layers = std::move(layers);
+  model.paramsLayout = layout;
+  return model;
+}
+
+class BindingTest : public ::testing::Test {
+protected:
+  BindingTest()
+      : handler(&ctx, [this](mlir::Diagnostic &diag) {
+          std::string text = diag.str();
+          if (auto loc =
+                  llvm::dyn_cast<mlir::FileLineColLoc>(diag.getLocation()))
+            locations.push_back((loc.getFilename().str() + ":" +
+                                 llvm::Twine(loc.getLine()) + ":" +
+                                 llvm::Twine(loc.getColumn()))
+                                    .str());
+          else
+            locations.push_back("?");
+          messages.push_back(text);
+          for (const mlir::Diagnostic &note : diag.getNotes())
+            messages.push_back("note: " + note.str());
+          return mlir::success();
+        }) {}
+
+  /// Adds `key` with values tag * 1000 + index.
+  void add(const std::string &key, std::vector<int64_t> shape, int tag) {
+    Tensor t{std::move(shape), {}};
+    for (int64_t i = 0; i < t.numElements(); ++i)
+      t.data.push_back(float(tag * 1000 + i));
+    tree[key] = std::move(t);
+  }
+
+  std::optional<std::vector<LayerParams>> bind(const spec::Model &model) {
+    messages.clear();
+    locations.clear();
+    return bindParams(model, tree, "w.npz", sourceMgr, ctx);
+  }
+
+  /// Checks that gate block `gate` (of `gates`) of `fused` holds param
+  /// `key` of the tree, or zeros when `key` is empty.
+  void expectBlock(const Tensor &fused, int gates, int gate,
+                   const std::string &key) {
+    SCOPED_TRACE("block " + std::to_string(gate) + " = '" + key + "'");
+    int64_t width = fused.shape.back(), cols = width / gates;
+    ASSERT_EQ(cols * gates, width);
+    int64_t rows = fused.numElements() / width;
+    const Tensor *src = key.empty() ? nullptr : &tree.at(key);
+    if (src) {
+      ASSERT_EQ(src->shape.back(), cols);
+      ASSERT_EQ(src->numElements(), rows * cols);
+    }
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        EXPECT_EQ(fused.data[r * width + gate * cols + c],
+                  src ? src->data[r * cols + c] : 0.0f)
+            << "row " << r << " col " << c;
+  }
+
+  void expectFused(const Tensor &fused, std::vector<int64_t> shape,
+                   const std::vector<std::string> &keys) {
+    ASSERT_EQ(fused.shape, shape);
+    ASSERT_EQ(int64_t(fused.data.size()), fused.numElements());
+    for (size_t g = 0; g < keys.size(); ++g)
+      expectBlock(fused, int(keys.size()), int(g), keys[g]);
+  }
+
+  mlir::MLIRContext ctx;
+  llvm::SourceMgr sourceMgr;
+  mlir::ScopedDiagnosticHandler handler;
+  std::vector<std::string> messages, locations;
+  ParamTree tree;
+};
+
+TEST_F(BindingTest, DefaultParamsPaths) {
+  spec::Layer single = rnnLayer("enc", makeCell(CellKind::LSTM, 4));
+  EXPECT_EQ(defaultParamsPath(single, Direction::Forward), "enc/cell");
+  spec::Layer bi =
+      biLayer("bi", makeCell(CellKind::GRU, 4), makeCell(CellKind::GRU, 4));
+  EXPECT_EQ(defaultParamsPath(bi, Direction::Forward), "bi/forward_rnn/cell");
+  EXPECT_EQ(defaultParamsPath(bi, Direction::Backward), "bi/backward_rnn/cell");
+}
+
+TEST_F(BindingTest, LayerInputFeatures) {
+  spec::Model model = makeModel(
+      {7},
+      {rnnLayer("a", makeCell(CellKind::LSTM, 4)),
+       biLayer("b", makeCell(CellKind::GRU, 3), makeCell(CellKind::GRU, 5)),
+       biLayer("c", makeCell(CellKind::GRU, 6), makeCell(CellKind::GRU, 6),
+               Merge::Mean),
+       rnnLayer("d", makeCell(CellKind::Simple, 2))});
+  EXPECT_EQ(layerInputFeatures(model, 0), 7);
+  EXPECT_EQ(layerInputFeatures(model, 1), 4);
+  EXPECT_EQ(layerInputFeatures(model, 2), 8); // concat 3 + 5
+  EXPECT_EQ(layerInputFeatures(model, 3), 6); // mean
+  EXPECT_EQ(layerInputFeatures(model, 4), 2); // the model's output
+  EXPECT_EQ(layerInputFeatures(model, 5), 0);
+
+  spec::Cell conv = makeCell(CellKind::ConvLSTM, 6);
+  conv.kernelSize = {3, 3};
+  spec::Model convModel =
+      makeModel({8, 9, 2}, {rnnLayer("c1", conv), rnnLayer("c2", conv)});
+  EXPECT_EQ(layerInputFeatures(convModel, 0), 2);
+  EXPECT_EQ(layerInputFeatures(convModel, 1), 6);
+  EXPECT_EQ(layerInputShape(convModel, 0), (std::vector<int64_t>{8, 9, 2}));
+  EXPECT_EQ(layerInputShape(convModel, 1), (std::vector<int64_t>{8, 9, 6}));
+}
+
+TEST_F(BindingTest, LinenLSTMAndOptimizedLSTM) {
+  const char *gates[] = {"i", "f", "g", "o"};
+  int tag = 1;
+  for (const char *g : gates) {
+    add(std::string("enc/cell/i") + g + "/kernel", {3, 2}, tag++);
+    add(std::string("enc/cell/h") + g + "/kernel", {2, 2}, tag++);
+    add(std::string("enc/cell/h") + g + "/bias", {2}, tag++);
+  }
+  for (CellKind kind : {CellKind::LSTM, CellKind::OptimizedLSTM}) {
+    auto params = bind(makeModel({3}, {rnnLayer("enc", makeCell(kind, 2))}));
+    ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+    ASSERT_EQ(params->size(), 1u);
+    const CellParams &cell = (*params)[0].forward;
+    EXPECT_FALSE((*params)[0].backward);
+    expectFused(cell.wi, {3, 8},
+                {"enc/cell/ii/kernel", "enc/cell/if/kernel",
+                 "enc/cell/ig/kernel", "enc/cell/io/kernel"});
+    expectFused(cell.wh, {2, 8},
+                {"enc/cell/hi/kernel", "enc/cell/hf/kernel",
+                 "enc/cell/hg/kernel", "enc/cell/ho/kernel"});
+    ASSERT_TRUE(cell.bh);
+    expectFused(*cell.bh, {8},
+                {"enc/cell/hi/bias", "enc/cell/hf/bias", "enc/cell/hg/bias",
+                 "enc/cell/ho/bias"});
+    EXPECT_FALSE(cell.bi);
+    // Row 1 of wi: [ii(1,:) if(1,:) ig(1,:) io(1,:)], tags 1, 4, 7, 10.
+    EXPECT_EQ(
+        std::vector<float>(cell.wi.data.begin() + 8, cell.wi.data.begin() + 16),
+        (std::vector<float>{1002, 1003, 4002, 4003, 7002, 7003, 10002, 10003}));
+  }
+}
+
+TEST_F(BindingTest, NnxLSTMUsesIfUnderscore) {
+  int tag = 1;
+  for (const char *name : {"ii", "if_", "ig", "io"})
+    add(std::string("enc/cell/") + name + "/kernel", {3, 2}, tag++);
+  for (const char *name : {"hi", "hf", "hg", "ho"}) {
+    add(std::string("enc/cell/") + name + "/kernel", {2, 2}, tag++);
+    add(std::string("enc/cell/") + name + "/bias", {2}, tag++);
+  }
+  auto params = bind(makeModel(
+      {3}, {rnnLayer("enc", makeCell(CellKind::LSTM, 2))}, ParamsLayout::NNX));
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  expectFused((*params)[0].forward.wi, {3, 8},
+              {"enc/cell/ii/kernel", "enc/cell/if_/kernel",
+               "enc/cell/ig/kernel", "enc/cell/io/kernel"});
+  // The same tree does not fit linen names.
+  EXPECT_FALSE(
+      bind(makeModel({3}, {rnnLayer("enc", makeCell(CellKind::LSTM, 2))})));
+  EXPECT_EQ(messages[0], "missing param 'enc/cell/if/kernel' with shape [3, 2] "
+                         "in 'w.npz'");
+  EXPECT_EQ(messages[1], "unexpected param 'enc/cell/if_/kernel' in 'w.npz'");
+  EXPECT_EQ(messages[2], "note: did you mean 'enc/cell/if/kernel'?");
+  EXPECT_EQ(messages.size(), 3u);
+}
+
+TEST_F(BindingTest, NnxOptimizedLSTMIsFused) {
+  add("enc/cell/dense_i/kernel", {3, 8}, 1);
+  add("enc/cell/dense_h/kernel", {2, 8}, 2);
+  add("enc/cell/dense_h/bias", {8}, 3);
+  auto params = bind(
+      makeModel({3}, {rnnLayer("enc", makeCell(CellKind::OptimizedLSTM, 2))},
+                ParamsLayout::NNX));
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  const CellParams &cell = (*params)[0].forward;
+  expectFused(cell.wi, {3, 8}, {"enc/cell/dense_i/kernel"});
+  expectFused(cell.wh, {2, 8}, {"enc/cell/dense_h/kernel"});
+  ASSERT_TRUE(cell.bh);
+  expectFused(*cell.bh, {8}, {"enc/cell/dense_h/bias"});
+  EXPECT_FALSE(cell.bi);
+}
+
+TEST_F(BindingTest, LinenGRUHasZeroRZHiddenBias) {
+  int tag = 1;
+  for (const char *g : {"r", "z", "n"}) {
+    add(std::string("g/cell/i") + g + "/kernel", {3, 2}, tag++);
+    add(std::string("g/cell/i") + g + "/bias", {2}, tag++);
+    add(std::string("g/cell/h") + g + "/kernel", {2, 2}, tag++);
+  }
+  add("g/cell/hn/bias", {2}, tag++);
+  auto params =
+      bind(makeModel({3}, {rnnLayer("g", makeCell(CellKind::GRU, 2))}));
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  const CellParams &cell = (*params)[0].forward;
+  expectFused(cell.wi, {3, 6},
+              {"g/cell/ir/kernel", "g/cell/iz/kernel", "g/cell/in/kernel"});
+  ASSERT_TRUE(cell.bi);
+  expectFused(*cell.bi, {6},
+              {"g/cell/ir/bias", "g/cell/iz/bias", "g/cell/in/bias"});
+  expectFused(cell.wh, {2, 6},
+              {"g/cell/hr/kernel", "g/cell/hz/kernel", "g/cell/hn/kernel"});
+  ASSERT_TRUE(cell.bh);
+  EXPECT_EQ(cell.bh->data, (std::vector<float>{0, 0, 0, 0, 10000, 10001}));
+}
+
+TEST_F(BindingTest, NnxGRUHasNoHiddenBias) {
+  add("g/cell/dense_i/kernel", {3, 6}, 1);
+  add("g/cell/dense_i/bias", {6}, 2);
+  add("g/cell/dense_h/kernel", {2, 6}, 3);
+  auto params = bind(makeModel({3}, {rnnLayer("g", makeCell(CellKind::GRU, 2))},
+                               ParamsLayout::NNX));
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  const CellParams &cell = (*params)[0].forward;
+  expectFused(cell.wi, {3, 6}, {"g/cell/dense_i/kernel"});
+  ASSERT_TRUE(cell.bi);
+  expectFused(*cell.bi, {6}, {"g/cell/dense_i/bias"});
+  expectFused(cell.wh, {2, 6}, {"g/cell/dense_h/kernel"});
+  EXPECT_FALSE(cell.bh);
+}
+
+TEST_F(BindingTest, MGUWithAndWithoutResetGate) {
+  add("m/cell/if/kernel", {3, 2}, 1);
+  add("m/cell/if/bias", {2}, 2);
+  add("m/cell/hf/kernel", {2, 2}, 3);
+  add("m/cell/hn/kernel", {2, 2}, 4);
+  add("m/cell/in/kernel", {3, 2}, 5);
+  add("m/cell/in/bias", {2}, 6);
+  add("m/cell/hn/bias", {2}, 7);
+  spec::Cell mgu = makeCell(CellKind::MGU, 2);
+  auto params = bind(makeModel({3}, {rnnLayer("m", mgu)}));
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  const CellParams &cell = (*params)[0].forward;
+  expectFused(cell.wi, {3, 4}, {"m/cell/if/kernel", "m/cell/in/kernel"});
+  ASSERT_TRUE(cell.bi);
+  expectFused(*cell.bi, {4}, {"m/cell/if/bias", "m/cell/in/bias"});
+  expectFused(cell.wh, {2, 4}, {"m/cell/hf/kernel", "m/cell/hn/kernel"});
+  ASSERT_TRUE(cell.bh);
+  EXPECT_EQ(cell.bh->data, (std::vector<float>{0, 0, 7000, 7001}));
+
+  // Without the reset gate hn has no bias: the tree's hn/bias is unexpected.
+  mgu.resetGate = false;
+  EXPECT_FALSE(bind(makeModel({3}, {rnnLayer("m", mgu)})));
+  EXPECT_EQ(messages, std::vector<std::string>{
+                          "unexpected param 'm/cell/hn/bias' in 'w.npz'"});
+  tree.erase("m/cell/hn/bias");
+  params = bind(makeModel({3}, {rnnLayer("m", mgu)}));
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  EXPECT_FALSE((*params)[0].forward.bh);
+  expectFused((*params)[0].forward.wh, {2, 4},
+              {"m/cell/hf/kernel", "m/cell/hn/kernel"});
+}
+
+TEST_F(BindingTest, SimpleCellBothLayouts) {
+  add("s/cell/i/kernel", {3, 2}, 1);
+  add("s/cell/i/bias", {2}, 2);
+  add("s/cell/h/kernel", {2, 2}, 3);
+  add("t/cell/dense_i/kernel", {3, 2}, 4);
+  add("t/cell/dense_i/bias", {2}, 5);
+  add("t/cell/dense_h/kernel", {2, 2}, 6);
+  spec::Cell simple = makeCell(CellKind::Simple, 2);
+  spec::Cell nnxSimple = simple;
+  nnxSimple.params = "t/cell";
+  for (ParamsLayout layout : {ParamsLayout::Linen, ParamsLayout::NNX}) {
+    bool linen = layout == ParamsLayout::Linen;
+    spec::Model model = makeModel({3}, {rnnLayer("s", simple)}, layout);
+    model.layers[0].rnn.cell = linen ? simple : nnxSimple;
+    // Keys of the other layout are unexpected: drop them from a copy.
+    ParamTree full = tree;
+    for (auto it = tree.begin(); it != tree.end();)
+      it = llvm::StringRef(it->first).starts_with(linen ? "t/" : "s/")
+               ? tree.erase(it)
+               : std::next(it);
+    auto params = bind(model);
+    ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+    const CellParams &cell = (*params)[0].forward;
+    std::string p = linen ? "s/cell/" : "t/cell/dense_";
+    expectFused(cell.wi, {3, 2}, {p + "i/kernel"});
+    ASSERT_TRUE(cell.bi);
+    expectFused(*cell.bi, {2}, {p + "i/bias"});
+    expectFused(cell.wh, {2, 2}, {p + "h/kernel"});
+    EXPECT_FALSE(cell.bh);
+    tree = full;
+  }
+}
+
+TEST_F(BindingTest, ConvLSTMWithAndWithoutBias) {
+  spec::Cell conv = makeCell(CellKind::ConvLSTM, 4);
+  conv.kernelSize = {3, 2};
+  add("c/cell/ih/kernel", {3, 2, 5, 16}, 1);
+  add("c/cell/hh/kernel", {3, 2, 4, 16}, 2);
+  add("c/cell/ih/bias", {16}, 3);
+  add("c/cell/hh/bias", {16}, 4);
+  auto params = bind(makeModel({6, 6, 5}, {rnnLayer("c", conv)}));
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  const CellParams &cell = (*params)[0].forward;
+  EXPECT_EQ(cell.wi.shape, tree["c/cell/ih/kernel"].shape);
+  EXPECT_EQ(cell.wi.data, tree["c/cell/ih/kernel"].data);
+  EXPECT_EQ(cell.wh.data, tree["c/cell/hh/kernel"].data);
+  ASSERT_TRUE(cell.bi && cell.bh);
+  EXPECT_EQ(cell.bi->data, tree["c/cell/ih/bias"].data);
+  EXPECT_EQ(cell.bh->data, tree["c/cell/hh/bias"].data);
+
+  conv.useBias = false;
+  tree.erase("c/cell/ih/bias");
+  tree.erase("c/cell/hh/bias");
+  params = bind(makeModel({6, 6, 5}, {rnnLayer("c", conv)}));
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  EXPECT_FALSE((*params)[0].forward.bi);
+  EXPECT_FALSE((*params)[0].forward.bh);
+  EXPECT_EQ((*params)[0].forward.wh.shape, (std::vector<int64_t>{3, 2, 4, 16}));
+}
+
+TEST_F(BindingTest, BidirectionalDefaultPathsFeedConcatToNextLayer) {
+  int tag = 1;
+  for (const char *dir : {"forward_rnn", "backward_rnn"})
+    for (const char *g : {"r", "z", "n"}) {
+      std::string p = std::string("bi/") + dir + "/cell/";
+      add(p + "i" + g + "/kernel", {3, 2}, tag++);
+      add(p + "i" + g + "/bias", {2}, tag++);
+      add(p + "h" + g + "/kernel", {2, 2}, tag++);
+      if (*g == 'n')
+        add(p + "hn/bias", {2}, tag++);
+    }
+  add("out/cell/i/kernel", {4, 5}, 90);
+  add("out/cell/i/bias", {5}, 91);
+  add("out/cell/h/kernel", {5, 5}, 92);
+  spec::Model model = makeModel(
+      {3},
+      {biLayer("bi", makeCell(CellKind::GRU, 2), makeCell(CellKind::GRU, 2)),
+       rnnLayer("out", makeCell(CellKind::Simple, 5))});
+  auto params = bind(model);
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  ASSERT_EQ(params->size(), 2u);
+  ASSERT_TRUE((*params)[0].backward);
+  expectFused((*params)[0].forward.wh, {2, 6},
+              {"bi/forward_rnn/cell/hr/kernel", "bi/forward_rnn/cell/hz/kernel",
+               "bi/forward_rnn/cell/hn/kernel"});
+  expectFused((*params)[0].backward->wi, {3, 6},
+              {"bi/backward_rnn/cell/ir/kernel",
+               "bi/backward_rnn/cell/iz/kernel",
+               "bi/backward_rnn/cell/in/kernel"});
+  expectFused((*params)[1].forward.wi, {4, 5}, {"out/cell/i/kernel"});
+}
+
+TEST_F(BindingTest, CustomParamsPathsAndParamsPrefix) {
+  add("encoder/lstm/i/kernel", {3, 2}, 1);
+  add("encoder/lstm/i/bias", {2}, 2);
+  add("encoder/lstm/h/kernel", {2, 2}, 3);
+  spec::Cell cell = makeCell(CellKind::Simple, 2);
+  for (const char *path : {"encoder/lstm", "params/encoder/lstm/"}) {
+    cell.params = path;
+    auto params = bind(makeModel({3}, {rnnLayer("enc", cell)}));
+    ASSERT_TRUE(params) << path << ": "
+                        << (messages.empty() ? "" : messages[0]);
+    expectFused((*params)[0].forward.wi, {3, 2}, {"encoder/lstm/i/kernel"});
+  }
+}
+
+TEST_F(BindingTest, ReadsParamsPrefixedFileEndToEnd) {
+  std::vector<std::string> warnings;
+  llvm::Expected<ParamTree> read =
+      readWeights(inputPath("bilstm.npz"), warnings);
+  ASSERT_TRUE(bool(read)) << llvm::toString(read.takeError());
+  EXPECT_TRUE(warnings.empty());
+  tree = std::move(*read);
+  auto params = bind(makeModel({3}, {biLayer("enc", makeCell(CellKind::LSTM, 2),
+                                             makeCell(CellKind::LSTM, 2))}));
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  const std::string b = "enc/backward_rnn/cell/";
+  ASSERT_TRUE((*params)[0].backward);
+  const CellParams &bwd = *(*params)[0].backward;
+  expectFused(
+      bwd.wi, {3, 8},
+      {b + "ii/kernel", b + "if/kernel", b + "ig/kernel", b + "io/kernel"});
+  ASSERT_TRUE(bwd.bh);
+  expectFused(*bwd.bh, {8},
+              {b + "hi/bias", b + "hf/bias", b + "hg/bias", b + "ho/bias"});
+  // make_weights.py numbers keys in sorted (name, direction) order:
+  // ('hf/bias', 'backward_rnn') is key 0, so bh's f block starts at 0.
+  EXPECT_EQ(bwd.bh->data[2], 0.0f);
+  EXPECT_EQ(bwd.bh->data[3], 1.0f);
+}
+
+TEST_F(BindingTest, ReportsAllProblemsInOneRun) {
+  add("enc/cell/i/kernel", {3, 2}, 1);
+  add("enc/cell/i/bias", {4}, 2);       // wrong shape
+  add("enc/cell/hh/kernel", {2, 2}, 3); // typo of h/kernel
+  add("stray/w", {1}, 4);               // under no cell
+  auto params =
+      bind(makeModel({3}, {rnnLayer("enc", makeCell(CellKind::Simple, 2))}));
+  EXPECT_FALSE(params);
+  EXPECT_EQ(
+      messages,
+      (std::vector<std::string>{
+          "param 'enc/cell/i/bias' in 'w.npz' has shape [4], expected [2]",
+          "missing param 'enc/cell/h/kernel' with shape [2, 2] in 'w.npz'",
+          "unexpected param 'enc/cell/hh/kernel' in 'w.npz'",
+          "note: did you mean 'enc/cell/h/kernel'?",
+          "unexpected param 'stray/w' in 'w.npz'"}));
+  // No SMLocs in a hand-built model: everything points at the weights file.
+  EXPECT_EQ(locations[0], "w.npz:0:0");
+}
+
+TEST_F(BindingTest, DiagnosticsPointIntoTheSpec) {
+  const char *text = "model: m\nlayers:\n  - name: enc\n    cell: simple\n";
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(text, "spec.yaml"), llvm::SMLoc());
+  const char *start = sourceMgr.getMemoryBuffer(1)->getBufferStart();
+  spec::Model model =
+      makeModel({3}, {rnnLayer("enc", makeCell(CellKind::Simple, 2))});
+  model.loc = llvm::SMLoc::getFromPointer(start);
+  model.layers[0].rnn.cell.loc =
+      llvm::SMLoc::getFromPointer(std::strstr(start, "simple"));
+  add("extra", {1}, 1);
+  EXPECT_FALSE(bind(model));
+  ASSERT_EQ(messages.size(), 4u);
+  EXPECT_EQ(messages[0],
+            "missing param 'enc/cell/i/kernel' with shape [3, 2] in 'w.npz'");
+  EXPECT_EQ(locations[0], "spec.yaml:4:11");
+  EXPECT_EQ(messages[3], "unexpected param 'extra' in 'w.npz'");
+  EXPECT_EQ(locations[3], "spec.yaml:1:1");
+}
+
+TEST_F(BindingTest, RejectsCellsTheLayoutLacksWithoutCrashing) {
+  add("m/cell/if/kernel", {3, 2}, 1);
+  spec::Cell conv = makeCell(CellKind::ConvLSTM, 2);
+  conv.kernelSize = {3};
+  spec::Model model = makeModel(
+      {4, 3}, {rnnLayer("m", makeCell(CellKind::MGU, 2)), rnnLayer("c", conv)},
+      ParamsLayout::NNX);
+  EXPECT_FALSE(bind(model));
+  // The MGU's keys are not reported again as unexpected.
+  EXPECT_EQ(messages,
+            (std::vector<std::string>{
+                "MGUCell has no params in the nnx layout (nnx provides "
+                "LSTMCell, OptimizedLSTMCell, GRUCell and SimpleCell)",
+                "ConvLSTMCell has no params in the nnx layout (nnx provides "
+                "LSTMCell, OptimizedLSTMCell, GRUCell and SimpleCell)"}));
+}
+
+TEST_F(BindingTest, RejectsInvalidHandBuiltModels) {
+  spec::Model model =
+      makeModel({3}, {rnnLayer("a", makeCell(CellKind::LSTM, 0)),
+                      biLayer("b", makeCell(CellKind::GRU, 2),
+                              makeCell(CellKind::GRU, 3), Merge::Add)});
+  EXPECT_FALSE(bind(model));
+  ASSERT_GE(messages.size(), 2u);
+  EXPECT_EQ(messages[0],
+            "LSTMCell of layer 'a' has features 0, expected a positive number");
+  EXPECT_EQ(messages[1], "merge 'add' of layer 'b' needs equal forward and "
+                         "backward features, found 2 and 3");
+  spec::Cell conv = makeCell(CellKind::ConvLSTM, 2);
+  EXPECT_FALSE(bind(makeModel({4, 3}, {rnnLayer("c", conv)})));
+  EXPECT_EQ(messages, std::vector<std::string>{
+                          "ConvLSTMCell of layer 'c' has kernel_size [], "
+                          "expected positive sizes"});
+  EXPECT_FALSE(
+      bind(makeModel({}, {rnnLayer("d", makeCell(CellKind::GRU, 2))})));
+  EXPECT_EQ(messages, std::vector<std::string>{
+                          "layer 'd' reads 0 input features, expected a "
+                          "positive number"});
+}
+
+TEST_F(BindingTest, RejectsTensorsWhoseDataDoesNotMatchTheShape) {
+  add("s/cell/i/kernel", {3, 2}, 1);
+  add("s/cell/i/bias", {2}, 2);
+  add("s/cell/h/kernel", {2, 2}, 3);
+  tree["s/cell/h/kernel"].data.pop_back();
+  EXPECT_FALSE(
+      bind(makeModel({3}, {rnnLayer("s", makeCell(CellKind::Simple, 2))})));
+  EXPECT_EQ(messages, std::vector<std::string>{
+                          "param 's/cell/h/kernel' in 'w.npz' has 3 values, "
+                          "expected 4 for shape [2, 2]"});
+}
+
+TEST_F(BindingTest, ExpectedCellParamsListsKeysAndShapes) {
+  spec::Cell gru = makeCell(CellKind::GRU, 4);
+  auto params = expectedCellParams(gru, ParamsLayout::NNX, "x/cell", 3);
+  ASSERT_TRUE(params);
+  ASSERT_EQ(params->size(), 3u);
+  EXPECT_EQ((*params)[0].key, "x/cell/dense_i/kernel");
+  EXPECT_EQ((*params)[0].shape, (std::vector<int64_t>{3, 12}));
+  EXPECT_EQ((*params)[2].key, "x/cell/dense_h/kernel");
+  EXPECT_FALSE(expectedCellParams(makeCell(CellKind::MGU, 2), ParamsLayout::NNX,
+                                  "m", 3));
+}
+
+} // namespace
