@@ -1,0 +1,314 @@
+//===- Cells.cpp - One step of every cell, for one batch row --------------===//
+//
+// Weights are in the fused layout of Params.h:
+//   gi = x @ wi (+ bi),  gh = h @ wh (+ bh),  G gate blocks of H columns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cells.h"
+#include "Arrays.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace rnnc;
+using namespace rnnc::reference;
+using namespace rnnc::reference::detail;
+using spec::Activation;
+using spec::CellKind;
+
+double detail::activate(Activation fn, double x) {
+  switch (fn) {
+  case Activation::Sigmoid:
+    return 1.0 / (1.0 + std::exp(-x));
+  case Activation::HardSigmoid:
+    return std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0;
+  case Activation::Tanh:
+    return std::tanh(x);
+  case Activation::HardTanh:
+    return std::min(std::max(x, -1.0), 1.0);
+  case Activation::Relu:
+    return std::max(x, 0.0);
+  case Activation::Elu:
+    return x > 0.0 ? x : std::expm1(x);
+  case Activation::Silu:
+    return x / (1.0 + std::exp(-x));
+  case Activation::Identity:
+    return x;
+  }
+  return x;
+}
+
+/// Flax's name of a cell kind. Kept here rather than using spec::stringify
+/// so that this library does not depend on the Spec library.
+static const char *cellName(CellKind kind) {
+  switch (kind) {
+  case CellKind::LSTM:
+    return "LSTMCell";
+  case CellKind::OptimizedLSTM:
+    return "OptimizedLSTMCell";
+  case CellKind::GRU:
+    return "GRUCell";
+  case CellKind::MGU:
+    return "MGUCell";
+  case CellKind::Simple:
+    return "SimpleCell";
+  case CellKind::ConvLSTM:
+    return "ConvLSTMCell";
+  }
+  return "cell";
+}
+
+static double sigmoid(double x) { return activate(Activation::Sigmoid, x); }
+
+/// The number of gate blocks G of a cell in the fused layout.
+static int64_t numGates(CellKind kind) {
+  switch (kind) {
+  case CellKind::LSTM:
+  case CellKind::OptimizedLSTM:
+  case CellKind::ConvLSTM:
+    return 4;
+  case CellKind::GRU:
+    return 3;
+  case CellKind::MGU:
+    return 2;
+  case CellKind::Simple:
+    return 1;
+  }
+  return 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<std::vector<int64_t>>
+detail::carryShape(const spec::Cell &cell, llvm::ArrayRef<int64_t> input,
+                   const llvm::Twine &what) {
+  if (cell.features <= 0)
+    return makeError("expected positive features for " + what + ", found " +
+                     llvm::Twine(cell.features));
+  if (cell.kind != CellKind::ConvLSTM) {
+    if (input.size() != 1)
+      return makeError("expected per-step inputs of rank 1 for " + what + " (" +
+                       cellName(cell.kind) + "), found shape " +
+                       shapeString(input));
+    return std::vector<int64_t>{cell.features};
+  }
+  size_t rank = cell.kernelSize.size();
+  if (rank == 0 || input.size() != rank + 1)
+    return makeError("expected per-step inputs of rank " +
+                     llvm::Twine(rank + 1) + " ([spatial..., channels]) for " +
+                     what + " (kernel_size of rank " + llvm::Twine(rank) +
+                     "), found shape " + shapeString(input));
+  for (int64_t k : cell.kernelSize)
+    if (k <= 0)
+      return makeError("expected positive kernel sizes for " + what +
+                       ", found " + shapeString(cell.kernelSize));
+  std::vector<int64_t> shape(input.begin(), input.end() - 1);
+  shape.push_back(cell.features);
+  return shape;
+}
+
+static llvm::Error checkTensor(const Tensor &tensor,
+                               llvm::ArrayRef<int64_t> expected,
+                               const llvm::Twine &what) {
+  if (llvm::ArrayRef<int64_t>(tensor.shape) != expected)
+    return makeError("expected " + what + " of shape " + shapeString(expected) +
+                     ", found " + shapeString(tensor.shape));
+  if (static_cast<int64_t>(tensor.data.size()) != product(expected))
+    return makeError("expected " + llvm::Twine(product(expected)) +
+                     " values in " + what + ", found " +
+                     llvm::Twine(tensor.data.size()));
+  return llvm::Error::success();
+}
+
+llvm::Error detail::checkCellParams(const spec::Cell &cell,
+                                    const CellParams &params,
+                                    llvm::ArrayRef<int64_t> input,
+                                    const llvm::Twine &what) {
+  int64_t cols = numGates(cell.kind) * cell.features;
+  std::vector<int64_t> wiShape, whShape;
+  if (cell.kind == CellKind::ConvLSTM) {
+    wiShape = concat(cell.kernelSize, {input.back(), cols});
+    whShape = concat(cell.kernelSize, {cell.features, cols});
+  } else {
+    wiShape = {input[0], cols};
+    whShape = {cell.features, cols};
+  }
+  if (auto err = checkTensor(params.wi, wiShape, what + " input kernel 'wi'"))
+    return err;
+  if (auto err = checkTensor(params.wh, whShape, what + " hidden kernel 'wh'"))
+    return err;
+  if (params.bi)
+    if (auto err = checkTensor(*params.bi, {cols}, what + " input bias 'bi'"))
+      return err;
+  if (params.bh)
+    if (auto err = checkTensor(*params.bh, {cols}, what + " hidden bias 'bh'"))
+      return err;
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Dense cells
+//===----------------------------------------------------------------------===//
+
+/// v @ w (+ b) for a fused weight w of shape (n, cols).
+static std::vector<double> affine(const double *v, int64_t n, const Tensor &w,
+                                  const std::optional<Tensor> &b) {
+  int64_t cols = w.shape[1];
+  std::vector<double> y(cols, 0.0);
+  for (int64_t k = 0; k < n; ++k)
+    for (int64_t j = 0; j < cols; ++j)
+      y[j] += v[k] * static_cast<double>(w.data[k * cols + j]);
+  if (b)
+    for (int64_t j = 0; j < cols; ++j)
+      y[j] += static_cast<double>(b->data[j]);
+  return y;
+}
+
+static void stepDense(const spec::Cell &cell, const CellParams &params,
+                      int64_t inputSize, const double *x, Carry &carry) {
+  const int64_t hs = cell.features;
+  std::vector<double> gi = affine(x, inputSize, params.wi, params.bi);
+  std::vector<double> gh = affine(carry.h.data(), hs, params.wh, params.bh);
+  auto gate = [&](double v) { return activate(cell.gateFn, v); };
+  auto act = [&](double v) { return activate(cell.activationFn, v); };
+  std::vector<double> h(hs);
+
+  switch (cell.kind) {
+  case CellKind::LSTM:
+  case CellKind::OptimizedLSTM:
+    // Blocks [i, f, g, o]; carry (c, h).
+    for (int64_t j = 0; j < hs; ++j) {
+      double i = gate(gi[j] + gh[j]);
+      double f = gate(gi[hs + j] + gh[hs + j]);
+      double g = act(gi[2 * hs + j] + gh[2 * hs + j]);
+      double o = gate(gi[3 * hs + j] + gh[3 * hs + j]);
+      carry.c[j] = f * carry.c[j] + i * g;
+      h[j] = o * act(carry.c[j]);
+    }
+    break;
+  case CellKind::GRU:
+    // Blocks [r, z, n]; gh's n block already holds h @ Whn + bhn.
+    for (int64_t j = 0; j < hs; ++j) {
+      double r = gate(gi[j] + gh[j]);
+      double z = gate(gi[hs + j] + gh[hs + j]);
+      double n = act(gi[2 * hs + j] + r * gh[2 * hs + j]);
+      h[j] = (1.0 - z) * n + z * carry.h[j];
+    }
+    break;
+  case CellKind::MGU:
+    // Blocks [f, n]; with reset_gate the hidden n term is scaled by f.
+    for (int64_t j = 0; j < hs; ++j) {
+      double f = gate(gi[j] + gh[j]);
+      double u = gh[hs + j];
+      if (cell.resetGate)
+        u *= f;
+      double n = act(gi[hs + j] + u);
+      h[j] = (1.0 - f) * n + f * carry.h[j];
+    }
+    break;
+  case CellKind::Simple:
+    for (int64_t j = 0; j < hs; ++j) {
+      double s = gi[j] + gh[j];
+      if (cell.residual)
+        s += carry.h[j];
+      h[j] = act(s);
+    }
+    break;
+  case CellKind::ConvLSTM:
+    break; // handled by stepConv
+  }
+  carry.h = std::move(h);
+}
+
+//===----------------------------------------------------------------------===//
+// ConvLSTM
+//===----------------------------------------------------------------------===//
+
+/// Splits a flat row-major index into per-dim indices of \p dims.
+static void unflatten(int64_t flat, llvm::ArrayRef<int64_t> dims,
+                      std::vector<int64_t> &index) {
+  index.assign(dims.size(), 0);
+  for (size_t d = dims.size(); d-- > 0;) {
+    index[d] = flat % dims[d];
+    flat /= dims[d];
+  }
+}
+
+/// Cross-correlation of `in` (shape [spatial..., channels]) with `w`
+/// (shape [k..., channels, outC]), stride 1, SAME padding (low (k-1)/2,
+/// high k/2), plus `b` if present:
+///   out[p, o] = b[o] + sum_q sum_c in[p + q - low, c] * w[q, c, o].
+static std::vector<double> convSame(const double *in,
+                                    llvm::ArrayRef<int64_t> spatial,
+                                    int64_t channels, const Tensor &w,
+                                    const std::optional<Tensor> &b) {
+  llvm::ArrayRef<int64_t> kernel =
+      llvm::ArrayRef<int64_t>(w.shape).drop_back(2);
+  const int64_t outC = w.shape.back();
+  const int64_t positions = product(spatial), taps = product(kernel);
+  std::vector<double> out(positions * outC, 0.0);
+  std::vector<int64_t> p, q;
+  for (int64_t pf = 0; pf < positions; ++pf) {
+    unflatten(pf, spatial, p);
+    for (int64_t qf = 0; qf < taps; ++qf) {
+      unflatten(qf, kernel, q);
+      int64_t src = 0;
+      bool inside = true;
+      for (size_t d = 0; d < spatial.size(); ++d) {
+        int64_t s = p[d] + q[d] - (kernel[d] - 1) / 2;
+        inside = inside && s >= 0 && s < spatial[d];
+        src = src * spatial[d] + s;
+      }
+      if (!inside)
+        continue;
+      for (int64_t c = 0; c < channels; ++c) {
+        double v = in[src * channels + c];
+        const float *wRow = w.data.data() + (qf * channels + c) * outC;
+        for (int64_t o = 0; o < outC; ++o)
+          out[pf * outC + o] += v * static_cast<double>(wRow[o]);
+      }
+    }
+    if (b)
+      for (int64_t o = 0; o < outC; ++o)
+        out[pf * outC + o] += static_cast<double>(b->data[o]);
+  }
+  return out;
+}
+
+static void stepConv(const spec::Cell &cell, const CellParams &params,
+                     llvm::ArrayRef<int64_t> input, const double *x,
+                     Carry &carry) {
+  llvm::ArrayRef<int64_t> spatial = input.drop_back();
+  const int64_t fs = cell.features, positions = product(spatial);
+  std::vector<double> gates =
+      convSame(x, spatial, input.back(), params.wi, params.bi);
+  std::vector<double> hidden =
+      convSame(carry.h.data(), spatial, fs, params.wh, params.bh);
+  // Blocks [i, g, f, o] per position; the forget gate gets +1 at run time.
+  for (int64_t p = 0; p < positions; ++p)
+    for (int64_t j = 0; j < fs; ++j) {
+      auto pre = [&](int64_t block) {
+        int64_t k = p * 4 * fs + block * fs + j;
+        return gates[k] + hidden[k];
+      };
+      double i = sigmoid(pre(0));
+      double g = std::tanh(pre(1));
+      double f = sigmoid(pre(2) + 1.0);
+      double o = sigmoid(pre(3));
+      double &c = carry.c[p * fs + j];
+      c = f * c + i * g;
+      carry.h[p * fs + j] = o * std::tanh(c);
+    }
+}
+
+void detail::stepCell(const spec::Cell &cell, const CellParams &params,
+                      llvm::ArrayRef<int64_t> input, const double *x,
+                      Carry &carry) {
+  if (cell.kind == CellKind::ConvLSTM)
+    stepConv(cell, params, input, x, carry);
+  else
+    stepDense(cell, params, input[0], x, carry);
+}
