@@ -106,10 +106,10 @@ struct Model {
 const char *stringify(CellKind kind);
 const char *stringify(Activation fn);
 const char *stringify(Merge merge);
-const char *stringify(ParamsLayout layout);   ///< "linen", "nnx"
-const char *stringify(InitialCarry carry);    ///< "zeros", "input"
-const char *stringify(PaddedOutputs padded);  ///< "compute", "zeros"
-const char *stringify(Layer::Kind kind);      ///< "RNN", "Bidirectional"
+const char *stringify(ParamsLayout layout);  ///< "linen", "nnx"
+const char *stringify(InitialCarry carry);   ///< "zeros", "input"
+const char *stringify(PaddedOutputs padded); ///< "compute", "zeros"
+const char *stringify(Layer::Kind kind);     ///< "RNN", "Bidirectional"
 
 } // namespace rnnc::spec
 

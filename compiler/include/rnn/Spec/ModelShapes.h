@@ -1,0 +1,98 @@
+//===- ModelShapes.h - Shapes, sizes and costs of a Model -------*- C++ -*-===//
+//
+// Derived facts about a checked Model: the feature shape each layer reads and
+// writes, carry shapes, parameter counts and FLOPs per time step, and the
+// human-readable summary `rnnc check` prints.
+//
+// "Features" shapes exclude the batch and time axes: [I] for dense cells,
+// [spatial..., C] for ConvLSTMCell. All counts saturate at kSaturated
+// (INT64_MAX) instead of overflowing; parseModel rejects specs that reach it,
+// so for a Model it returned every count is exact.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_SPEC_MODELSHAPES_H
+#define RNN_SPEC_MODELSHAPES_H
+
+#include "rnn/Spec/Model.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace rnnc::spec {
+
+using Shape = std::vector<int64_t>;
+
+/// The value every count saturates at.
+constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
+
+/// Saturating product of `dims` (1 for an empty shape; negatives count as 0).
+int64_t numElements(llvm::ArrayRef<int64_t> dims);
+
+/// Number of gate blocks G: 4 for LSTMCell, OptimizedLSTMCell and
+/// ConvLSTMCell, 3 for GRUCell, 2 for MGUCell, 1 for SimpleCell.
+int64_t numGates(CellKind kind);
+
+/// The RNNs of a layer in execution order: {&rnn} for an RNN layer,
+/// {&forward, &backward} for a Bidirectional one.
+llvm::SmallVector<const RNN *, 2> layerDirections(const Layer &layer);
+
+/// What `cell` outputs per step for inputs of feature shape `input`: [H], or
+/// [spatial..., F] for ConvLSTMCell.
+Shape cellOutputFeatures(const Cell &cell, llvm::ArrayRef<int64_t> input);
+
+/// The carry of `cell` reading features `input`, in Flax's order: {c, h} for
+/// cells with a cell state, {h} otherwise. Each shape is the model's batch
+/// dims followed by cellOutputFeatures.
+std::vector<Shape> carryShapes(const Model &model, const Cell &cell,
+                               llvm::ArrayRef<int64_t> input);
+
+/// Feature shape layer `k` reads: the model's `features` for k = 0, else the
+/// output of layer k - 1.
+Shape layerInputFeatures(const Model &model, size_t k);
+
+/// Feature shape of layer `k`'s output (after merging, for Bidirectional:
+/// concat adds the last dims, add/mul/mean keep them).
+Shape layerOutputFeatures(const Model &model, size_t k);
+
+/// Carry shapes of direction `dir` of layer `k` (0: the RNN or forward_rnn,
+/// 1: backward_rnn).
+std::vector<Shape> layerCarryShapes(const Model &model, size_t k, unsigned dir);
+
+/// Number of scalar parameters of `cell` reading features `input`, as stored
+/// by Flax in `layout` (nnx GRUCell has no hn bias).
+int64_t numCellParams(const Cell &cell, llvm::ArrayRef<int64_t> input,
+                      ParamsLayout layout);
+int64_t numLayerParams(const Model &model, size_t k);
+int64_t numParams(const Model &model);
+
+/// FLOPs of one time step of `cell` over the whole batch, counting the
+/// matmuls or convolutions only (2 FLOPs per multiply-add), with B the product
+/// of the batch dims:
+///   dense cells: 2·B·G·H·(I+H)
+///   ConvLSTMCell: 2·B·S·K·(C+F)·4F, S = prod(spatial), K = prod(kernel_size)
+int64_t cellFlopsPerStep(const Model &model, const Cell &cell,
+                         llvm::ArrayRef<int64_t> input);
+int64_t layerFlopsPerStep(const Model &model, size_t k);
+int64_t flopsPerStep(const Model &model);
+
+/// "[8, 100, 40]"-style rendering of a shape.
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// Prints the model, its input and one aligned table row per layer direction
+/// (cell, input and output features, carry shapes, params, FLOPs per step)
+/// plus totals. Used by `rnnc check`.
+void printModelSummary(llvm::raw_ostream &os, const Model &model);
+
+} // namespace rnnc::spec
+
+#endif // RNN_SPEC_MODELSHAPES_H

@@ -1,0 +1,193 @@
+//===- Checker.cpp - Checks that span several keys or layers --------------===//
+//
+// Runs after the schema pass, on whatever parts of the Model were read
+// cleanly (ModelInfo says which), so one mistake is reported once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SpecParser.h"
+
+#include "rnn/Spec/ModelShapes.h"
+
+#include "llvm/ADT/StringMap.h"
+
+using namespace rnnc::spec;
+using namespace rnnc::spec::detail;
+using llvm::SMLoc;
+using llvm::Twine;
+
+namespace {
+
+void checkUniqueNames(const Model &model, const ModelInfo &info,
+                      SpecDiagnostics &diags, std::vector<bool> &duplicate) {
+  llvm::StringMap<size_t> first;
+  for (size_t k = 0; k < model.layers.size(); ++k) {
+    auto [it, inserted] = first.try_emplace(model.layers[k].name, k);
+    if (inserted)
+      continue;
+    duplicate[k] = duplicate[it->second] = true;
+    diags.error(info.layers[k].nameLoc,
+                "duplicate layer name '" + model.layers[k].name + "'",
+                {Note{info.layers[it->second].nameLoc, "first defined here"}});
+  }
+}
+
+void checkNNXCells(const Model &model, const ModelInfo &info,
+                   SpecDiagnostics &diags) {
+  if (model.paramsLayout != ParamsLayout::NNX)
+    return;
+  for (size_t k = 0; k < model.layers.size(); ++k) {
+    auto dirs = layerDirections(model.layers[k]);
+    for (size_t d = 0; d < dirs.size(); ++d) {
+      const CellInfo &cell = info.layers[k].cells[d];
+      CellKind kind = dirs[d]->cell.kind;
+      if (!cell.valid || (kind != CellKind::MGU && kind != CellKind::ConvLSTM))
+        continue;
+      diags.error(cell.typeLoc,
+                  Twine(stringify(kind)) +
+                      " is not available with params_layout nnx (flax.nnx "
+                      "has LSTMCell, OptimizedLSTMCell, GRUCell and "
+                      "SimpleCell)");
+    }
+  }
+}
+
+/// Checks that `cell` can read features `input`, which come from `source`
+/// ("'input.features'" or "layer 'enc'"); false if it cannot.
+bool checkCellInput(const Cell &cell, const CellInfo &cellInfo,
+                    const Shape &input, const std::string &source,
+                    SpecDiagnostics &diags) {
+  if (cell.kind != CellKind::ConvLSTM) {
+    if (input.size() == 1)
+      return true;
+    diags.error(cellInfo.typeLoc, Twine(stringify(cell.kind)) +
+                                      " needs scalar input features, found " +
+                                      formatShape(input) + " from " + source);
+    return false;
+  }
+  size_t rank = cell.kernelSize.size();
+  if (input.size() == rank + 1)
+    return true;
+  diags.error(cellInfo.kernelSizeLoc,
+              "ConvLSTMCell with a kernel_size of rank " + Twine(rank) +
+                  " needs input features of rank " + Twine(rank + 1) +
+                  " ([spatial..., channels]), found " + formatShape(input) +
+                  " from " + source);
+  return false;
+}
+
+/// What determines the shapes of a cell's params.
+struct ParamShape {
+  CellKind kind;
+  int64_t features, inputChannels;
+  std::vector<int64_t> kernelSize;
+  bool resetGate, useBias;
+
+  bool operator==(const ParamShape &o) const {
+    return kind == o.kind && features == o.features &&
+           inputChannels == o.inputChannels && kernelSize == o.kernelSize &&
+           resetGate == o.resetGate && useBias == o.useBias;
+  }
+};
+
+ParamShape paramShape(const Cell &cell, const Shape &input) {
+  return {cell.kind,
+          cell.features,
+          input.empty() ? 0 : input.back(),
+          cell.kind == CellKind::ConvLSTM ? cell.kernelSize
+                                          : std::vector<int64_t>{},
+          cell.kind == CellKind::MGU ? cell.resetGate : true,
+          cell.kind == CellKind::ConvLSTM ? cell.useBias : true};
+}
+
+} // namespace
+
+void rnnc::spec::detail::checkModel(const Model &model, const ModelInfo &info,
+                                    SpecDiagnostics &diags) {
+  std::vector<bool> duplicate(model.layers.size(), false);
+  checkUniqueNames(model, info, diags, duplicate);
+  checkNNXCells(model, info, diags);
+
+  bool inputOk = info.featuresValid;
+  if (inputOk && info.batchValid && info.timeValid &&
+      numElements({numElements(model.batch), model.time,
+                   numElements(model.features)}) == kSaturated)
+    diags.error(info.featuresLoc, "the input is too large: its element count "
+                                  "overflows 64-bit integers");
+
+  std::optional<Shape> input;
+  if (inputOk)
+    input = model.features;
+  std::string source = "'input.features'";
+  struct Use {
+    ParamShape shape;
+    std::string description; ///< "LSTMCell(8) reading [3]"
+    SMLoc loc;
+  };
+  llvm::StringMap<Use> paramUses;
+
+  for (size_t k = 0; k < model.layers.size(); ++k) {
+    const Layer &layer = model.layers[k];
+    const LayerInfo &layerInfo = info.layers[k];
+    if (!layerInfo.valid || !input) {
+      input.reset(); // unknown from here on
+      continue;
+    }
+    auto dirs = layerDirections(layer);
+    bool ok = true;
+    for (size_t d = 0; d < dirs.size(); ++d)
+      ok &= checkCellInput(dirs[d]->cell, layerInfo.cells[d], *input, source,
+                           diags);
+    if (!ok) {
+      input.reset();
+      continue;
+    }
+
+    // Cells that share a params path must agree on every param shape.
+    for (size_t d = 0; d < dirs.size(); ++d) {
+      const CellInfo &cellInfo = layerInfo.cells[d];
+      const Cell &cell = dirs[d]->cell;
+      if (duplicate[k] && !cellInfo.paramsExplicit)
+        continue; // the duplicate name is the real mistake
+      ParamShape shape = paramShape(cell, *input);
+      std::string description = std::string(stringify(cell.kind)) + "(" +
+                                std::to_string(cell.features) + ") reading " +
+                                formatShape(*input);
+      auto [it, inserted] = paramUses.try_emplace(
+          cell.params, Use{shape, description, cellInfo.paramsLoc});
+      if (!inserted && !(it->second.shape == shape))
+        diags.error(cellInfo.paramsLoc,
+                    "cells sharing params '" + cell.params +
+                        "' must have the same type and sizes, found " +
+                        description + " and " + it->second.description +
+                        " (line " + Twine(diags.lineOf(it->second.loc)) + ")");
+    }
+
+    Shape output = layerOutputFeatures(model, k);
+    if (layer.isBidirectional() && layer.merge != Merge::Concat) {
+      Shape forward = cellOutputFeatures(layer.forward.cell, *input);
+      Shape backward = cellOutputFeatures(layer.backward.cell, *input);
+      if (forward != backward)
+        diags.error(layerInfo.mergeLoc,
+                    Twine("merge_fn '") + stringify(layer.merge) +
+                        "' needs equal features in both directions, found " +
+                        formatShape(forward) + " and " + formatShape(backward));
+    }
+
+    // Every count the later stages compute must fit in 64 bits.
+    bool tooLarge = numLayerParams(model, k) == kSaturated ||
+                    layerFlopsPerStep(model, k) == kSaturated ||
+                    numElements({numElements(model.batch), model.time,
+                                 numElements(output)}) == kSaturated;
+    for (size_t d = 0; d < dirs.size(); ++d)
+      for (const Shape &carry : layerCarryShapes(model, k, d))
+        tooLarge |= numElements(carry) == kSaturated;
+    if (tooLarge)
+      diags.error(layer.loc, "layer '" + layer.name +
+                                 "' is too large: its sizes overflow 64-bit "
+                                 "integers");
+
+    input = output;
+    source = "layer '" + layer.name + "'";
+  }
+}

@@ -1,0 +1,446 @@
+//===- LayerParser.cpp - Reading a spec: layers, RNNs and cells -----------===//
+
+#include "SpecParser.h"
+
+#include "rnn/Spec/ModelShapes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <algorithm>
+
+using namespace rnnc::spec;
+using namespace rnnc::spec::detail;
+namespace yaml = llvm::yaml;
+using llvm::ArrayRef;
+using llvm::SMLoc;
+using llvm::StringRef;
+using llvm::Twine;
+
+namespace {
+
+constexpr StringRef kLayerKeys[] = {
+    "type",        "name",         "cell",         "reverse",
+    "keep_order",  "unroll",       "return_carry", "initial_carry",
+    "forward_rnn", "backward_rnn", "merge_fn"};
+constexpr StringRef kRNNLayerKeys[] = {"type",         "name",         "cell",
+                                       "reverse",      "keep_order",   "unroll",
+                                       "return_carry", "initial_carry"};
+constexpr StringRef kBidirectionalKeys[] = {
+    "type",     "name",         "forward_rnn",  "backward_rnn",
+    "merge_fn", "return_carry", "initial_carry"};
+constexpr StringRef kDirectionKeys[] = {"cell", "unroll", "reverse",
+                                        "keep_order", "return_carry"};
+constexpr StringRef kCellKeys[] = {"type",          "features",   "gate_fn",
+                                   "activation_fn", "reset_gate", "residual",
+                                   "kernel_size",   "use_bias",   "padding",
+                                   "strides",       "params"};
+
+/// The attributes Flax gives each cell type (plus our `params`).
+ArrayRef<StringRef> cellKeys(CellKind kind) {
+  static constexpr StringRef gated[] = {"type", "features", "gate_fn",
+                                        "activation_fn", "params"};
+  static constexpr StringRef mgu[] = {"type",          "features",   "gate_fn",
+                                      "activation_fn", "reset_gate", "params"};
+  static constexpr StringRef simple[] = {"type", "features", "activation_fn",
+                                         "residual", "params"};
+  static constexpr StringRef conv[] = {"type",     "features", "kernel_size",
+                                       "use_bias", "padding",  "strides",
+                                       "params"};
+  switch (kind) {
+  case CellKind::MGU:
+    return mgu;
+  case CellKind::Simple:
+    return simple;
+  case CellKind::ConvLSTM:
+    return conv;
+  default:
+    return gated;
+  }
+}
+
+const std::pair<StringRef, CellKind> kCellKinds[] = {
+    {"LSTMCell", CellKind::LSTM},
+    {"OptimizedLSTMCell", CellKind::OptimizedLSTM},
+    {"GRUCell", CellKind::GRU},
+    {"MGUCell", CellKind::MGU},
+    {"SimpleCell", CellKind::Simple},
+    {"ConvLSTMCell", CellKind::ConvLSTM}};
+
+const std::pair<StringRef, Activation> kActivations[] = {
+    {"sigmoid", Activation::Sigmoid}, {"hard_sigmoid", Activation::HardSigmoid},
+    {"tanh", Activation::Tanh},       {"hard_tanh", Activation::HardTanh},
+    {"relu", Activation::Relu},       {"elu", Activation::Elu},
+    {"silu", Activation::Silu},       {"identity", Activation::Identity}};
+
+std::string quote(const std::string &path) { return "'" + path + "'"; }
+
+/// Where each key of a mapping was, for the checks made after reading it.
+using KeyLocs = llvm::StringMap<SMLoc>;
+
+//===----------------------------------------------------------------------===//
+// Cells
+//===----------------------------------------------------------------------===//
+
+void checkConvOptions(YamlReader &reader,
+                      const std::optional<std::string> &padding,
+                      const std::string &paddingFound, SMLoc paddingLoc,
+                      const std::optional<std::vector<int64_t>> &strides,
+                      bool stridesIsList, SMLoc stridesLoc, const Cell &cell,
+                      bool kernelOk) {
+  const char *limits =
+      "only SAME padding and stride 1 are supported for ConvLSTMCell, found ";
+  // (A padding that failed to read as a string was reported already.)
+  if (padding ? !StringRef(*padding).equals_insensitive("SAME")
+              : !paddingFound.empty())
+    reader.diags.error(paddingLoc,
+                       limits + ("padding " + (padding ? "'" + *padding + "'"
+                                                       : paddingFound)));
+  if (!strides)
+    return;
+  if (llvm::any_of(*strides, [](int64_t s) { return s != 1; })) {
+    std::string found = stridesIsList ? formatShape(*strides)
+                                      : std::to_string(strides->front());
+    reader.diags.error(stridesLoc, limits + ("strides " + found));
+  } else if (stridesIsList && kernelOk &&
+             strides->size() != cell.kernelSize.size()) {
+    reader.diags.error(stridesLoc,
+                       "expected " + Twine(cell.kernelSize.size()) +
+                           " entries in 'strides' (one per 'kernel_size' "
+                           "entry), found " +
+                           Twine(strides->size()));
+  }
+}
+
+/// Reads a `cell:` value into `cell`. `path` ("layers[0].cell") names it in
+/// messages.
+void parseCell(YamlReader &reader, Field &field, const std::string &path,
+               Cell &cell, CellInfo &info) {
+  cell.loc = field.loc();
+  info.typeLoc = info.paramsLoc = info.kernelSizeLoc = cell.loc;
+  yaml::MappingNode *map = reader.readMapping(field);
+  if (!map)
+    return;
+  KeyLocs keys;
+  std::optional<CellKind> kind;
+  bool featuresOk = false, kernelOk = false;
+  std::optional<std::string> padding;
+  std::string paddingFound;
+  SMLoc paddingLoc, stridesLoc;
+  std::optional<std::vector<int64_t>> strides;
+  bool stridesIsList = false;
+
+  reader.forEachField(*map, quote(path), kCellKeys, [&](Field &f) {
+    keys[f.name] = f.keyLoc;
+    if (f.name == "type") {
+      info.typeLoc = f.loc();
+      kind = reader.readEnum<CellKind>(f, "cell type", kCellKinds);
+    } else if (f.name == "features") {
+      if (std::optional<int64_t> v = reader.readPositive(f)) {
+        cell.features = *v;
+        featuresOk = true;
+      }
+    } else if (f.name == "gate_fn" || f.name == "activation_fn") {
+      if (auto fn = reader.readEnum<Activation>(f, "activation", kActivations))
+        (f.name == "gate_fn" ? cell.gateFn : cell.activationFn) = *fn;
+    } else if (f.name == "reset_gate" || f.name == "residual" ||
+               f.name == "use_bias") {
+      if (std::optional<bool> v = reader.readBool(f))
+        (f.name == "reset_gate" ? cell.resetGate
+         : f.name == "residual" ? cell.residual
+                                : cell.useBias) = *v;
+    } else if (f.name == "kernel_size") {
+      info.kernelSizeLoc = f.loc();
+      yaml::SequenceNode *list = reader.readList(f, "a list of integers");
+      if (!list)
+        return;
+      bool ok = true;
+      reader.forEachElement(*list, "kernel_size", [&](Field &e) {
+        if (std::optional<int64_t> v = reader.readPositive(e))
+          cell.kernelSize.push_back(*v);
+        else
+          ok = false;
+      });
+      if (ok && cell.kernelSize.empty()) {
+        reader.diags.error(f.loc(), "expected at least one entry in "
+                                    "'kernel_size'");
+        ok = false;
+      }
+      kernelOk = ok;
+    } else if (f.name == "padding") {
+      paddingLoc = f.loc();
+      // Flax also takes explicit pads ([[1, 1], ...]); say they are
+      // unsupported rather than mistyped.
+      if (llvm::isa<yaml::SequenceNode, yaml::MappingNode>(f.node))
+        paddingFound = YamlReader::describe(f.node);
+      else
+        padding = reader.readString(f);
+    } else if (f.name == "strides") {
+      stridesLoc = f.loc();
+      if (llvm::isa<yaml::SequenceNode>(f.node)) {
+        stridesIsList = true;
+        strides = reader.readIntList(f);
+      } else if (std::optional<int64_t> v = reader.readInt(f)) {
+        strides = std::vector<int64_t>{*v};
+      }
+    } else if (f.name == "params") {
+      info.paramsLoc = f.loc();
+      info.paramsExplicit = true;
+      std::optional<std::string> path = reader.readString(f);
+      if (!path)
+        return;
+      llvm::SmallVector<StringRef> parts;
+      StringRef(*path).split(parts, '/');
+      if (llvm::any_of(parts, [](StringRef p) { return p.empty(); }))
+        reader.diags.error(f.loc(), "expected a '/'-separated params path, "
+                                    "found '" +
+                                        *path + "'");
+      else
+        cell.params = *path;
+    }
+  });
+
+  if (!keys.count("type")) {
+    reader.diags.error(field.keyLoc, "missing key 'type' in " + quote(path));
+    return;
+  }
+  if (!kind)
+    return;
+  cell.kind = *kind;
+  ArrayRef<StringRef> allowed = cellKeys(*kind);
+  for (StringRef key : kCellKeys)
+    if (keys.count(key) && !llvm::is_contained(allowed, key))
+      reader.diags.error(keys.lookup(key), Twine(stringify(*kind)) +
+                                               " has no attribute '" + key +
+                                               "'");
+  if (!keys.count("features"))
+    reader.diags.error(field.keyLoc,
+                       "missing key 'features' in " + quote(path));
+  if (*kind == CellKind::ConvLSTM) {
+    if (!keys.count("kernel_size"))
+      reader.diags.error(field.keyLoc,
+                         "missing key 'kernel_size' in " + quote(path));
+    checkConvOptions(reader, padding, paddingFound, paddingLoc, strides,
+                     stridesIsList, stridesLoc, cell, kernelOk);
+  }
+  info.valid = featuresOk && (*kind != CellKind::ConvLSTM || kernelOk);
+}
+
+//===----------------------------------------------------------------------===//
+// RNNs and layers
+//===----------------------------------------------------------------------===//
+
+/// The keys shared by RNN layers and Bidirectional directions, as written.
+struct RNNKeys {
+  bool cellSeen = false;
+  std::optional<bool> reverse, keepOrder, returnCarry;
+  SMLoc reverseLoc, keepOrderLoc, returnCarryLoc;
+  bool reverseBad = false; ///< `reverse` present but unreadable
+};
+
+/// Handles `cell`, `unroll`, `reverse` and `keep_order`; returns false for
+/// other keys.
+bool parseRNNKey(YamlReader &reader, Field &f, const std::string &path,
+                 RNN &rnn, CellInfo &cellInfo, RNNKeys &keys) {
+  if (f.name == "cell") {
+    keys.cellSeen = true;
+    parseCell(reader, f, path + ".cell", rnn.cell, cellInfo);
+  } else if (f.name == "unroll") {
+    if (std::optional<int64_t> v = reader.readPositive(f, "at least 1"))
+      rnn.unroll = *v;
+  } else if (f.name == "reverse") {
+    keys.reverseLoc = f.keyLoc;
+    keys.reverse = reader.readBool(f);
+    keys.reverseBad = !keys.reverse;
+    rnn.reverse = keys.reverse.value_or(false);
+  } else if (f.name == "keep_order") {
+    keys.keepOrderLoc = f.keyLoc;
+    keys.keepOrder = reader.readBool(f);
+    rnn.keepOrder = keys.keepOrder.value_or(false);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// Reads `forward_rnn` / `backward_rnn`. Bidirectional overrides `reverse`,
+/// `keep_order` and `return_carry` of its RNNs; values that differ from what
+/// it forces get a warning.
+void parseDirection(YamlReader &reader, Field &field, const std::string &path,
+                    bool backward, RNN &rnn, CellInfo &cellInfo) {
+  rnn.loc = field.loc();
+  cellInfo.typeLoc = cellInfo.paramsLoc = rnn.loc;
+  yaml::MappingNode *map = reader.readMapping(field);
+  if (!map)
+    return;
+  RNNKeys keys;
+  reader.forEachField(*map, quote(path), kDirectionKeys, [&](Field &f) {
+    if (parseRNNKey(reader, f, path, rnn, cellInfo, keys))
+      return;
+    // return_carry
+    keys.returnCarryLoc = f.keyLoc;
+    keys.returnCarry = reader.readBool(f);
+  });
+  if (!keys.cellSeen)
+    reader.diags.error(field.keyLoc, "missing key 'cell' in " + quote(path));
+  StringRef name = backward ? "backward_rnn" : "forward_rnn";
+  std::string how = backward ? "Bidirectional runs it reversed, with "
+                               "keep_order"
+                             : "Bidirectional runs it forward";
+  auto warnIgnored = [&](const std::optional<bool> &value, bool forced,
+                         StringRef key, SMLoc loc, StringRef reason) {
+    if (value && *value != forced)
+      reader.diags.warning(loc, "'" + key + ": " + (*value ? "true" : "false") +
+                                    "' is ignored in '" + name +
+                                    "': " + reason);
+  };
+  warnIgnored(keys.reverse, backward, "reverse", keys.reverseLoc, how);
+  warnIgnored(keys.keepOrder, backward, "keep_order", keys.keepOrderLoc, how);
+  warnIgnored(keys.returnCarry, true, "return_carry", keys.returnCarryLoc,
+              "Bidirectional always uses both carries; set 'return_carry' "
+              "on the layer");
+  rnn.reverse = backward;
+  rnn.keepOrder = backward;
+}
+
+std::string layerKindPhrase(Layer::Kind kind) {
+  return kind == Layer::Kind::RNN ? "an RNN layer" : "a Bidirectional layer";
+}
+
+void parseLayer(YamlReader &reader, Field &item, size_t index, Layer &layer,
+                LayerInfo &info) {
+  layer.loc = layer.rnn.loc = item.loc();
+  info.nameLoc = info.mergeLoc = layer.loc;
+  layer.name = "layers_" + std::to_string(index);
+  yaml::MappingNode *map = reader.readMapping(item);
+  if (!map)
+    return;
+  std::string path = "layers[" + std::to_string(index) + "]";
+  KeyLocs keys;
+  std::optional<Layer::Kind> kind;
+  RNNKeys rnnKeys;
+  CellInfo rnnCell, forwardCell, backwardCell;
+
+  reader.forEachField(*map, quote(path), kLayerKeys, [&](Field &f) {
+    keys[f.name] = f.keyLoc;
+    if (parseRNNKey(reader, f, path, layer.rnn, rnnCell, rnnKeys))
+      return;
+    if (f.name == "type") {
+      kind = reader.readEnum<Layer::Kind>(
+          f, "layer type",
+          {{"RNN", Layer::Kind::RNN},
+           {"Bidirectional", Layer::Kind::Bidirectional}});
+    } else if (f.name == "name") {
+      info.nameLoc = f.loc();
+      std::optional<std::string> name = reader.readString(f);
+      if (!name)
+        return;
+      layer.name = *name;
+      if (name->empty())
+        reader.diags.error(f.loc(), "expected a non-empty layer name");
+      else if (StringRef(*name).contains('/'))
+        reader.diags.error(f.loc(), "expected a layer name without '/', "
+                                    "found '" +
+                                        *name + "'");
+    } else if (f.name == "return_carry") {
+      if (std::optional<bool> v = reader.readBool(f))
+        layer.returnCarry = *v;
+    } else if (f.name == "initial_carry") {
+      if (auto v = reader.readEnum<InitialCarry>(
+              f, "initial_carry",
+              {{"zeros", InitialCarry::Zeros}, {"input", InitialCarry::Input}}))
+        layer.initialCarry = *v;
+    } else if (f.name == "merge_fn") {
+      info.mergeLoc = f.loc();
+      if (auto v = reader.readEnum<Merge>(f, "merge_fn",
+                                          {{"concat", Merge::Concat},
+                                           {"add", Merge::Add},
+                                           {"mul", Merge::Mul},
+                                           {"mean", Merge::Mean}}))
+        layer.merge = *v;
+    } else if (f.name == "forward_rnn" || f.name == "backward_rnn") {
+      bool backward = f.name == "backward_rnn";
+      parseDirection(reader, f, path + "." + f.name, backward,
+                     backward ? layer.backward : layer.forward,
+                     backward ? backwardCell : forwardCell);
+    }
+  });
+
+  if (!keys.count("type")) {
+    reader.diags.error(item.loc(), "missing key 'type' in " + quote(path));
+    return;
+  }
+  if (!kind)
+    return;
+  layer.kind = *kind;
+  bool isRNN = *kind == Layer::Kind::RNN;
+  ArrayRef<StringRef> allowed =
+      isRNN ? ArrayRef<StringRef>(kRNNLayerKeys) : kBidirectionalKeys;
+  for (StringRef key : kLayerKeys) {
+    if (!keys.count(key) || llvm::is_contained(allowed, key))
+      continue;
+    std::string hint = isRNN ? "it belongs to Bidirectional layers"
+                             : "set it inside 'forward_rnn' and "
+                               "'backward_rnn'";
+    reader.diags.error(keys.lookup(key), layerKindPhrase(*kind) +
+                                             " has no key '" + key + "' (" +
+                                             hint + ")");
+  }
+
+  if (isRNN) {
+    if (!keys.count("cell"))
+      reader.diags.error(item.loc(), "missing key 'cell' in " + quote(path));
+    if (rnnKeys.keepOrder.value_or(false) && !rnnKeys.reverseBad &&
+        !rnnKeys.reverse.value_or(false))
+      reader.diags.warning(rnnKeys.keepOrderLoc,
+                           "'keep_order: true' has no effect without "
+                           "'reverse: true'");
+    info.cells[0] = rnnCell;
+    info.valid = rnnCell.valid;
+    return;
+  }
+  for (StringRef key : {"forward_rnn", "backward_rnn"})
+    if (!keys.count(key))
+      reader.diags.error(item.loc(),
+                         "missing key '" + key + "' in " + quote(path));
+  info.cells[0] = forwardCell;
+  info.cells[1] = backwardCell;
+  info.valid = forwardCell.valid && backwardCell.valid;
+}
+
+} // namespace
+
+void rnnc::spec::detail::parseLayers(YamlReader &reader, Field &field,
+                                     Model &model, ModelInfo &info) {
+  yaml::SequenceNode *list = reader.readList(field, "a list of layers");
+  if (!list)
+    return;
+  size_t index = 0;
+  reader.forEachElement(*list, "layers", [&](Field &item) {
+    Layer layer;
+    LayerInfo layerInfo;
+    parseLayer(reader, item, index++, layer, layerInfo);
+    model.layers.push_back(std::move(layer));
+    info.layers.push_back(layerInfo);
+  });
+  if (model.layers.empty())
+    reader.diags.error(field.loc(), "expected at least one layer in 'layers'");
+}
+
+void rnnc::spec::detail::finalizeLayers(Model &model) {
+  for (Layer &layer : model.layers) {
+    auto finish = [&](RNN &rnn, StringRef defaultPath) {
+      if (rnn.cell.params.empty())
+        rnn.cell.params = (layer.name + "/" + defaultPath).str();
+      if (model.time >= 1)
+        rnn.unroll = std::min(rnn.unroll, model.time);
+    };
+    if (layer.isBidirectional()) {
+      finish(layer.forward, "forward_rnn/cell");
+      finish(layer.backward, "backward_rnn/cell");
+    } else {
+      finish(layer.rnn, "cell");
+    }
+  }
+}

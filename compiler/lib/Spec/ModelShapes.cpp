@@ -1,0 +1,200 @@
+//===- ModelShapes.cpp - Shapes, sizes and costs of a Model ---------------===//
+
+#include "rnn/Spec/ModelShapes.h"
+
+#include "llvm/ADT/StringSet.h"
+
+using namespace rnnc::spec;
+using llvm::ArrayRef;
+
+namespace {
+
+int64_t nonNegative(int64_t v) { return v < 0 ? 0 : v; }
+
+int64_t mul(int64_t a, int64_t b) {
+  a = nonNegative(a);
+  b = nonNegative(b);
+  if (a == 0 || b == 0)
+    return 0;
+  return a > kSaturated / b ? kSaturated : a * b;
+}
+
+int64_t add(int64_t a, int64_t b) {
+  a = nonNegative(a);
+  b = nonNegative(b);
+  return a > kSaturated - b ? kSaturated : a + b;
+}
+
+int64_t mul(std::initializer_list<int64_t> factors) {
+  int64_t n = 1;
+  for (int64_t f : factors)
+    n = mul(n, f);
+  return n;
+}
+
+/// Output features of `layer` when it reads `input`.
+Shape layerOutput(const Layer &layer, ArrayRef<int64_t> input) {
+  if (!layer.isBidirectional())
+    return cellOutputFeatures(layer.rnn.cell, input);
+  Shape forward = cellOutputFeatures(layer.forward.cell, input);
+  if (layer.merge == Merge::Concat) {
+    Shape backward = cellOutputFeatures(layer.backward.cell, input);
+    forward.back() = add(forward.back(), backward.back());
+  }
+  return forward;
+}
+
+} // namespace
+
+int64_t rnnc::spec::numElements(ArrayRef<int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims)
+    n = mul(n, d);
+  return n;
+}
+
+int64_t rnnc::spec::numGates(CellKind kind) {
+  switch (kind) {
+  case CellKind::LSTM:
+  case CellKind::OptimizedLSTM:
+  case CellKind::ConvLSTM:
+    return 4;
+  case CellKind::GRU:
+    return 3;
+  case CellKind::MGU:
+    return 2;
+  case CellKind::Simple:
+    return 1;
+  }
+  return 1;
+}
+
+llvm::SmallVector<const RNN *, 2> rnnc::spec::layerDirections(const Layer &l) {
+  if (l.isBidirectional())
+    return {&l.forward, &l.backward};
+  return {&l.rnn};
+}
+
+Shape rnnc::spec::cellOutputFeatures(const Cell &cell,
+                                     ArrayRef<int64_t> input) {
+  if (cell.kind != CellKind::ConvLSTM || input.empty())
+    return {cell.features};
+  Shape out(input.begin(), input.end() - 1);
+  out.push_back(cell.features);
+  return out;
+}
+
+std::vector<Shape> rnnc::spec::carryShapes(const Model &model, const Cell &cell,
+                                           ArrayRef<int64_t> input) {
+  Shape shape = model.batch;
+  Shape features = cellOutputFeatures(cell, input);
+  shape.insert(shape.end(), features.begin(), features.end());
+  if (cell.hasCellState())
+    return {shape, shape};
+  return {shape};
+}
+
+Shape rnnc::spec::layerInputFeatures(const Model &model, size_t k) {
+  Shape input = model.features;
+  for (size_t i = 0; i < k && i < model.layers.size(); ++i)
+    input = layerOutput(model.layers[i], input);
+  return input;
+}
+
+Shape rnnc::spec::layerOutputFeatures(const Model &model, size_t k) {
+  if (k >= model.layers.size())
+    return {};
+  return layerOutput(model.layers[k], layerInputFeatures(model, k));
+}
+
+std::vector<Shape> rnnc::spec::layerCarryShapes(const Model &model, size_t k,
+                                                unsigned dir) {
+  if (k >= model.layers.size())
+    return {};
+  auto dirs = layerDirections(model.layers[k]);
+  if (dir >= dirs.size())
+    return {};
+  return carryShapes(model, dirs[dir]->cell, layerInputFeatures(model, k));
+}
+
+int64_t rnnc::spec::numCellParams(const Cell &cell, ArrayRef<int64_t> input,
+                                  ParamsLayout layout) {
+  int64_t in = input.empty() ? 0 : input.back();
+  int64_t h = cell.features;
+  int64_t weights = mul({numGates(cell.kind), h, add(in, h)});
+  switch (cell.kind) {
+  case CellKind::LSTM:
+  case CellKind::OptimizedLSTM: // hidden-side biases only
+    return add(weights, mul(4, h));
+  case CellKind::GRU: // input biases; linen also has the hn bias
+    return add(weights, mul(layout == ParamsLayout::Linen ? 4 : 3, h));
+  case CellKind::MGU: // if and in biases; hn bias iff reset_gate
+    return add(weights, mul(cell.resetGate ? 3 : 2, h));
+  case CellKind::Simple: // input bias
+    return add(weights, h);
+  case CellKind::ConvLSTM: // two convs with 4F channels, both biased
+    return add(mul({numElements(cell.kernelSize), add(in, h), 4, h}),
+               cell.useBias ? mul(8, h) : 0);
+  }
+  return weights;
+}
+
+int64_t rnnc::spec::numLayerParams(const Model &model, size_t k) {
+  if (k >= model.layers.size())
+    return 0;
+  Shape input = layerInputFeatures(model, k);
+  int64_t n = 0;
+  for (const RNN *rnn : layerDirections(model.layers[k]))
+    n = add(n, numCellParams(rnn->cell, input, model.paramsLayout));
+  return n;
+}
+
+int64_t rnnc::spec::numParams(const Model &model) {
+  // Cells that share a params path share their weights: count them once.
+  llvm::StringSet<> seen;
+  int64_t n = 0;
+  for (size_t k = 0; k < model.layers.size(); ++k) {
+    Shape input = layerInputFeatures(model, k);
+    for (const RNN *rnn : layerDirections(model.layers[k]))
+      if (seen.insert(rnn->cell.params).second)
+        n = add(n, numCellParams(rnn->cell, input, model.paramsLayout));
+  }
+  return n;
+}
+
+int64_t rnnc::spec::cellFlopsPerStep(const Model &model, const Cell &cell,
+                                     ArrayRef<int64_t> input) {
+  int64_t batch = numElements(model.batch);
+  int64_t in = input.empty() ? 0 : input.back();
+  int64_t h = cell.features;
+  if (cell.kind == CellKind::ConvLSTM) {
+    int64_t spatial = numElements(input.drop_back(input.empty() ? 0 : 1));
+    return mul(
+        {2, batch, spatial, numElements(cell.kernelSize), add(in, h), 4, h});
+  }
+  return mul({2, batch, numGates(cell.kind), h, add(in, h)});
+}
+
+int64_t rnnc::spec::layerFlopsPerStep(const Model &model, size_t k) {
+  if (k >= model.layers.size())
+    return 0;
+  Shape input = layerInputFeatures(model, k);
+  int64_t n = 0;
+  for (const RNN *rnn : layerDirections(model.layers[k]))
+    n = add(n, cellFlopsPerStep(model, rnn->cell, input));
+  return n;
+}
+
+int64_t rnnc::spec::flopsPerStep(const Model &model) {
+  int64_t n = 0;
+  for (size_t k = 0; k < model.layers.size(); ++k)
+    n = add(n, layerFlopsPerStep(model, k));
+  return n;
+}
+
+std::string rnnc::spec::formatShape(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}

@@ -1,0 +1,437 @@
+//===- Parser.cpp - Reading a spec: document, top level and input ---------===//
+
+#include "SpecParser.h"
+
+#include "rnn/Spec/Parser.h"
+
+#include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
+
+using namespace rnnc::spec;
+using namespace rnnc::spec::detail;
+namespace yaml = llvm::yaml;
+using llvm::SMLoc;
+using llvm::StringRef;
+
+mlir::Location rnnc::spec::toLocation(const llvm::SourceMgr &sourceMgr,
+                                      SMLoc loc, mlir::MLIRContext &ctx) {
+  if (!loc.isValid())
+    return mlir::UnknownLoc::get(&ctx);
+  unsigned id = sourceMgr.FindBufferContainingLoc(loc);
+  if (id == 0)
+    return mlir::UnknownLoc::get(&ctx);
+  auto [line, col] = sourceMgr.getLineAndColumn(loc, id);
+  return mlir::FileLineColLoc::get(
+      &ctx, sourceMgr.getMemoryBuffer(id)->getBufferIdentifier(), line, col);
+}
+
+namespace {
+
+/// Owns the llvm::yaml::Stream of one pass and keeps its first syntax error
+/// (the later ones are consequences of it). The stream gets a private
+/// SourceMgr (it registers its input there); its buffer aliases the
+/// caller's, so locations are shared.
+class YamlPass {
+public:
+  YamlPass(llvm::MemoryBufferRef buffer)
+      : begin(buffer.getBufferStart()), end(buffer.getBufferEnd()) {
+    yamlSourceMgr.setDiagHandler(&YamlPass::handle, this);
+    stream = std::make_unique<yaml::Stream>(buffer, yamlSourceMgr,
+                                            /*ShowColors=*/false);
+  }
+
+  yaml::Stream &getStream() { return *stream; }
+  bool hadSyntaxError() const { return errorLoc.isValid(); }
+  SMLoc getErrorLoc() const { return errorLoc; }
+  const std::string &getErrorMessage() const { return errorMessage; }
+
+private:
+  static void handle(const llvm::SMDiagnostic &diag, void *context) {
+    auto *self = static_cast<YamlPass *>(context);
+    if (self->hadSyntaxError())
+      return;
+    // LLVM's messages are capitalized and may end in '!' or '.'.
+    std::string message = diag.getMessage().str();
+    while (!message.empty() && (message.back() == '!' || message.back() == '.'))
+      message.pop_back();
+    // Lowercase sentence starts ("Unexpected token. Expected Key" becomes
+    // "unexpected token; expected Key"), but not acronyms.
+    for (size_t i = 0; i + 1 < message.size(); ++i) {
+      bool sentenceStart =
+          i == 0 || (i >= 2 && message[i - 2] == '.' && message[i - 1] == ' ');
+      if (sentenceStart && llvm::isUpper(message[i]) &&
+          !llvm::isUpper(message[i + 1])) {
+        message[i] = llvm::toLower(message[i]);
+        if (i >= 2)
+          message[i - 2] = ';';
+      }
+    }
+    // Keep the location inside the buffer (the scanner may point one past it).
+    const char *p = diag.getLoc().getPointer();
+    if (!p || p < self->begin || p > self->end)
+      p = self->begin;
+    self->errorLoc = SMLoc::getFromPointer(p);
+    self->errorMessage = message.empty() ? "syntax error" : message;
+  }
+
+  const char *begin;
+  const char *end;
+  llvm::SourceMgr yamlSourceMgr;
+  std::unique_ptr<yaml::Stream> stream;
+  SMLoc errorLoc;
+  std::string errorMessage;
+};
+
+/// Flow collections ('[', '{') may nest this deep. llvm::yaml's scanner slows
+/// down on deep nesting on one line (seconds for 100k levels) and its own
+/// skip() recurses; real specs nest a few levels.
+constexpr int kMaxFlowDepth = 100;
+
+/// What a light scan of the text finds before llvm::yaml parses it: the first
+/// tab in the indentation of a block-context line with content (YAML forbids
+/// it, llvm::yaml guesses; inside flow collections tabs are fine, so
+/// tab-indented JSON is accepted), or the first bracket nested deeper than
+/// kMaxFlowDepth. Comments and quoted strings are skipped, brackets counted.
+struct Prescan {
+  const char *tab = nullptr;
+  const char *tooDeep = nullptr;
+};
+
+Prescan prescan(StringRef text) {
+  Prescan result;
+  int flowDepth = 0;
+  bool atLineStart = true;
+  const char *tab = nullptr;
+  char prev = '\n';
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\n' || c == '\r') {
+      atLineStart = true;
+      tab = nullptr;
+      prev = c;
+      continue;
+    }
+    if (atLineStart) {
+      if (c == '\t' && !tab)
+        tab = text.data() + i;
+      if (c == '\t' || c == ' ')
+        continue;
+      atLineStart = false;
+      if (tab && c != '#' && flowDepth == 0 && !result.tab)
+        result.tab = tab;
+    }
+    bool afterSeparator =
+        llvm::isSpace(prev) || StringRef("[{,:").contains(prev);
+    if (c == '#' && llvm::isSpace(prev)) {
+      while (i + 1 < text.size() && text[i + 1] != '\n' && text[i + 1] != '\r')
+        ++i;
+    } else if ((c == '"' || c == '\'') && afterSeparator) {
+      // Skip to the closing quote ('' and \" are escapes).
+      for (++i; i < text.size(); ++i) {
+        if (c == '"' && text[i] == '\\') {
+          ++i;
+          continue;
+        }
+        if (text[i] != c)
+          continue;
+        if (c == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+          ++i;
+          continue;
+        }
+        break;
+      }
+    } else if (c == '[' || c == '{') {
+      if (++flowDepth > kMaxFlowDepth) {
+        result.tooDeep = text.data() + i;
+        return result;
+      }
+    } else if ((c == ']' || c == '}') && flowDepth > 0) {
+      --flowDepth;
+    }
+    prev = c;
+  }
+  return result;
+}
+
+/// Walks every document once to find syntax errors before any schema error
+/// is reported, so a syntax error is always reported alone. Reports the
+/// first one in source order.
+bool checkSyntax(llvm::MemoryBufferRef buffer, SpecDiagnostics &diags) {
+  Prescan scan = prescan(buffer.getBuffer());
+  if (scan.tooDeep) {
+    diags.error(SMLoc::getFromPointer(scan.tooDeep),
+                "invalid YAML: '[' and '{' nested more than " +
+                    llvm::Twine(kMaxFlowDepth) + " levels deep");
+    return false;
+  }
+  YamlPass pass(buffer);
+  YamlReader reader(diags, buffer.getBufferStart(), /*decodeScalars=*/true);
+  yaml::Stream &stream = pass.getStream();
+  for (auto it = stream.begin(), e = stream.end(); it != e; ++it) {
+    reader.consume(it->getRoot());
+    if (pass.hadSyntaxError())
+      break;
+  }
+  SMLoc loc = pass.getErrorLoc();
+  std::string message = pass.getErrorMessage();
+  if (scan.tab && (!loc.isValid() || scan.tab <= loc.getPointer())) {
+    loc = SMLoc::getFromPointer(scan.tab);
+    message = "found a tab character in indentation; indent with spaces";
+  }
+  if (!loc.isValid() && stream.failed()) {
+    loc = SMLoc::getFromPointer(buffer.getBufferStart());
+    message = "syntax error";
+  }
+  if (!loc.isValid())
+    return true;
+  diags.error(loc, "invalid YAML: " + message);
+  return false;
+}
+
+constexpr StringRef kTopKeys[] = {"rnnc",          "name",  "dtype",
+                                  "params_layout", "input", "layers",
+                                  "padded_outputs"};
+constexpr StringRef kInputKeys[] = {"batch", "time", "features", "time_major",
+                                    "seq_lengths"};
+
+bool isCKeyword(StringRef name) {
+  static constexpr StringRef keywords[] = {
+      "auto",         "break",     "case",           "char",
+      "const",        "continue",  "default",        "do",
+      "double",       "else",      "enum",           "extern",
+      "float",        "for",       "goto",           "if",
+      "inline",       "int",       "long",           "register",
+      "restrict",     "return",    "short",          "signed",
+      "sizeof",       "static",    "struct",         "switch",
+      "typedef",      "union",     "unsigned",       "void",
+      "volatile",     "while",     "_Bool",          "_Complex",
+      "_Imaginary",   "_Alignas",  "_Alignof",       "_Atomic",
+      "_Generic",     "_Noreturn", "_Static_assert", "_Thread_local",
+      "bool",         "true",      "false",          "nullptr",
+      "alignas",      "alignof",   "constexpr",      "static_assert",
+      "thread_local", "typeof",    "typeof_unqual"};
+  return llvm::is_contained(keywords, name);
+}
+
+bool isCIdentifier(StringRef name) {
+  if (name.empty() || llvm::isDigit(name.front()))
+    return false;
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+void parseInput(YamlReader &reader, Field &field, Model &model,
+                ModelInfo &info) {
+  yaml::MappingNode *map = reader.readMapping(field);
+  if (!map)
+    return;
+  bool seenTime = false, seenFeatures = false;
+  info.batchValid = true; // absent batch means unbatched
+  reader.forEachField(*map, "'input'", kInputKeys, [&](Field &f) {
+    if (f.name == "batch") {
+      info.batchValid = false;
+      yaml::SequenceNode *list = reader.readList(f, "a list of integers");
+      if (!list)
+        return;
+      bool ok = true;
+      reader.forEachElement(*list, "batch", [&](Field &e) {
+        if (std::optional<int64_t> v = reader.readPositive(e))
+          model.batch.push_back(*v);
+        else
+          ok = false;
+      });
+      info.batchValid = ok;
+    } else if (f.name == "time") {
+      seenTime = true;
+      if (std::optional<int64_t> v = reader.readPositive(f, "at least 1")) {
+        model.time = *v;
+        info.timeValid = true;
+      }
+    } else if (f.name == "features") {
+      seenFeatures = true;
+      info.featuresLoc = f.loc();
+      if (llvm::isa<yaml::SequenceNode>(f.node)) {
+        yaml::SequenceNode *list = reader.readList(f, "a list of integers");
+        bool ok = true;
+        reader.forEachElement(*list, "features", [&](Field &e) {
+          if (std::optional<int64_t> v = reader.readPositive(e))
+            model.features.push_back(*v);
+          else
+            ok = false;
+        });
+        if (ok && model.features.empty()) {
+          reader.diags.error(f.loc(), "expected at least one entry in "
+                                      "'features'");
+          ok = false;
+        }
+        info.featuresValid = ok;
+      } else if (llvm::isa<yaml::AliasNode>(f.node) ||
+                 YamlReader::isInteger(f.node)) {
+        if (std::optional<int64_t> v = reader.readPositive(f)) {
+          model.features = {*v};
+          info.featuresValid = true;
+        }
+      } else {
+        reader.typeError(f, "an integer or a list of integers");
+      }
+    } else if (f.name == "time_major") {
+      if (std::optional<bool> v = reader.readBool(f))
+        model.timeMajor = *v;
+    } else if (f.name == "seq_lengths") {
+      if (std::optional<bool> v = reader.readBool(f))
+        model.seqLengths = *v;
+    }
+  });
+  if (!seenTime)
+    reader.diags.error(field.keyLoc, "missing key 'time' in 'input'");
+  if (!seenFeatures)
+    reader.diags.error(field.keyLoc, "missing key 'features' in 'input'");
+}
+
+void parseDtype(YamlReader &reader, Field &field) {
+  std::optional<std::string> dtype = reader.readString(field);
+  if (!dtype || *dtype == "float32")
+    return;
+  static const llvm::Regex numericType(
+      "^(b?float[0-9]+|u?int[0-9]+|complex[0-9]+|half|double|bool)$");
+  if (numericType.match(*dtype))
+    reader.diags.error(field.loc(), "dtype '" + *dtype +
+                                        "' is not supported yet; use float32");
+  else
+    reader.diags.error(field.loc(),
+                       "unknown dtype '" + *dtype + "'; expected float32",
+                       didYouMean(*dtype, {"float32"}));
+}
+
+void parseTopLevel(YamlReader &reader, yaml::MappingNode &root, SMLoc rootLoc,
+                   Model &model, ModelInfo &info) {
+  bool seen[4] = {}; // rnnc, name, input, layers
+  info.paramsLayoutLoc = rootLoc;
+  reader.forEachField(root, "the spec", kTopKeys, [&](Field &f) {
+    if (f.name == "rnnc") {
+      seen[0] = true;
+      if (std::optional<int64_t> v = reader.readInt(f); v && *v != 1)
+        reader.diags.error(f.loc(), "unsupported spec version " +
+                                        llvm::Twine(*v) + "; expected 1");
+    } else if (f.name == "name") {
+      seen[1] = true;
+      std::optional<std::string> name = reader.readString(f);
+      if (!name)
+        return;
+      model.name = *name;
+      if (!isCIdentifier(*name))
+        reader.diags.error(f.loc(),
+                           "expected a C identifier for 'name', found '" +
+                               *name + "'");
+      else if (isCKeyword(*name))
+        reader.diags.error(f.loc(), "'" + *name +
+                                        "' is a C keyword and cannot "
+                                        "be used as 'name'");
+    } else if (f.name == "dtype") {
+      parseDtype(reader, f);
+    } else if (f.name == "params_layout") {
+      info.paramsLayoutLoc = f.loc();
+      if (auto v = reader.readEnum<ParamsLayout>(
+              f, "params_layout",
+              {{"linen", ParamsLayout::Linen}, {"nnx", ParamsLayout::NNX}}))
+        model.paramsLayout = *v;
+    } else if (f.name == "padded_outputs") {
+      if (auto v = reader.readEnum<PaddedOutputs>(
+              f, "padded_outputs",
+              {{"compute", PaddedOutputs::Compute},
+               {"zeros", PaddedOutputs::Zeros}}))
+        model.paddedOutputs = *v;
+    } else if (f.name == "input") {
+      seen[2] = true;
+      parseInput(reader, f, model, info);
+    } else if (f.name == "layers") {
+      seen[3] = true;
+      parseLayers(reader, f, model, info);
+    }
+  });
+  if (!seen[0])
+    reader.diags.error(rootLoc, "missing key 'rnnc' in the spec (the spec "
+                                "format version; add 'rnnc: 1')");
+  static constexpr StringRef required[] = {"name", "input", "layers"};
+  for (int i = 0; i < 3; ++i)
+    if (!seen[i + 1])
+      reader.diags.error(rootLoc,
+                         "missing key '" + required[i] + "' in the spec");
+}
+
+/// Reads the one document of `stream` into `model`.
+void parseStream(yaml::Stream &stream, YamlReader &reader,
+                 llvm::MemoryBufferRef buffer, Model &model, ModelInfo &info,
+                 SpecDiagnostics &diags) {
+  auto it = stream.begin(), e = stream.end();
+  if (it == e)
+    return;
+  yaml::Node *root = it->getRoot();
+  if (!root)
+    return;
+  SMLoc rootLoc = reader.startOf(root);
+  if (!rootLoc.isValid() || llvm::isa<yaml::NullNode>(root))
+    rootLoc = SMLoc::getFromPointer(buffer.getBufferEnd());
+  model.loc = rootLoc;
+  if (auto *map = llvm::dyn_cast<yaml::MappingNode>(root)) {
+    parseTopLevel(reader, *map, rootLoc, model, info);
+  } else {
+    std::string found = llvm::isa<yaml::NullNode>(root)
+                            ? "an empty document"
+                            : YamlReader::describe(root);
+    diags.error(rootLoc,
+                "expected a mapping at the top level of the spec, found " +
+                    found);
+    reader.consume(root);
+  }
+  if (++it != e && it->getRoot())
+    diags.error(reader.startOf(it->getRoot()),
+                "expected one YAML document, found more than one");
+}
+
+/// The schema pass over a syntactically valid buffer.
+void parseDocument(llvm::MemoryBufferRef buffer, Model &model, ModelInfo &info,
+                   SpecDiagnostics &diags) {
+  YamlPass pass(buffer);
+  YamlReader reader(diags, buffer.getBufferStart());
+  yaml::Stream &stream = pass.getStream();
+  parseStream(stream, reader, buffer, model, info, diags);
+  // The syntax pass found no error, but reading values (escapes) can.
+  if (pass.hadSyntaxError())
+    diags.error(pass.getErrorLoc(), "invalid YAML: " + pass.getErrorMessage());
+}
+
+} // namespace
+
+std::optional<Model> rnnc::spec::parseModel(llvm::SourceMgr &sourceMgr,
+                                            unsigned bufferId,
+                                            mlir::MLIRContext &ctx) {
+  SpecDiagnostics diags(sourceMgr, ctx);
+  if (bufferId == 0 || bufferId > sourceMgr.getNumBuffers()) {
+    diags.error(SMLoc(), "no spec buffer with id " + llvm::Twine(bufferId));
+    diags.flush();
+    return std::nullopt;
+  }
+  llvm::MemoryBufferRef buffer =
+      sourceMgr.getMemoryBuffer(bufferId)->getMemBufferRef();
+  if (!checkSyntax(buffer, diags)) {
+    diags.flush();
+    return std::nullopt;
+  }
+  Model model;
+  ModelInfo info;
+  parseDocument(buffer, model, info, diags);
+  finalizeLayers(model);
+  checkModel(model, info, diags);
+  bool failed = diags.hadError();
+  diags.flush();
+  if (failed)
+    return std::nullopt;
+  return model;
+}

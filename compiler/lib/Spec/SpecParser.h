@@ -1,0 +1,65 @@
+//===- SpecParser.h - Internals shared by the spec parser files -*- C++ -*-===//
+//
+// parseModel runs in three steps: a syntax pass over the YAML (stops at the
+// first syntax error), the schema pass that fills a Model and reports every
+// local mistake (Parser.cpp, LayerParser.cpp), and the checks that span
+// several keys or layers (Checker.cpp). ModelInfo carries what the last step
+// needs beyond the Model: source locations of individual keys and which
+// parts were read without error (so one mistake does not cascade).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_LIB_SPEC_SPECPARSER_H
+#define RNN_LIB_SPEC_SPECPARSER_H
+
+#include "SpecDiagnostics.h"
+#include "YamlReader.h"
+
+#include "rnn/Spec/Model.h"
+
+#include "llvm/Support/SMLoc.h"
+
+#include <string>
+#include <vector>
+
+namespace rnnc::spec::detail {
+
+struct CellInfo {
+  bool valid = false; ///< type, features and kernel_size read cleanly
+  bool paramsExplicit = false;
+  llvm::SMLoc typeLoc; ///< the `type` value (the cell if absent)
+  llvm::SMLoc kernelSizeLoc;
+  llvm::SMLoc paramsLoc; ///< the `params` value, or the cell if defaulted
+};
+
+struct LayerInfo {
+  bool valid = false;   ///< type known and every cell valid
+  llvm::SMLoc nameLoc;  ///< the `name` value, or the layer if defaulted
+  llvm::SMLoc mergeLoc; ///< the `merge_fn` value, or the layer
+  CellInfo cells[2];    ///< RNN layer: [0]; Bidirectional: forward, backward
+};
+
+struct ModelInfo {
+  bool featuresValid = false;
+  bool batchValid = false;
+  bool timeValid = false;
+  llvm::SMLoc featuresLoc;     ///< `input.features` value
+  llvm::SMLoc paramsLayoutLoc; ///< `params_layout` value, or the spec
+  std::vector<LayerInfo> layers;
+};
+
+/// Reads the `layers` list into model.layers / info.layers.
+void parseLayers(YamlReader &reader, Field &field, Model &model,
+                 ModelInfo &info);
+
+/// Fills defaults that depend on other keys (params paths, unroll clamped to
+/// time) once the whole spec has been read.
+void finalizeLayers(Model &model);
+
+/// The checks that span several keys or layers.
+void checkModel(const Model &model, const ModelInfo &info,
+                SpecDiagnostics &diags);
+
+} // namespace rnnc::spec::detail
+
+#endif // RNN_LIB_SPEC_SPECPARSER_H

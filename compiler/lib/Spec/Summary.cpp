@@ -1,0 +1,135 @@
+//===- Summary.cpp - The model summary `rnnc check` prints ----------------===//
+
+#include "rnn/Spec/ModelShapes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace rnnc::spec;
+
+namespace {
+
+/// Non-default cell attributes, as spec text.
+std::vector<std::string> cellOptions(const Cell &cell) {
+  std::vector<std::string> options;
+  bool gated = cell.kind != CellKind::Simple && cell.kind != CellKind::ConvLSTM;
+  if (gated && cell.gateFn != Activation::Sigmoid)
+    options.push_back(std::string("gate_fn=") + stringify(cell.gateFn));
+  if (cell.kind != CellKind::ConvLSTM && cell.activationFn != Activation::Tanh)
+    options.push_back(std::string("activation_fn=") +
+                      stringify(cell.activationFn));
+  if (cell.kind == CellKind::MGU && !cell.resetGate)
+    options.push_back("reset_gate=false");
+  if (cell.kind == CellKind::Simple && cell.residual)
+    options.push_back("residual");
+  if (cell.kind == CellKind::ConvLSTM) {
+    options.push_back("kernel_size=" + formatShape(cell.kernelSize));
+    if (!cell.useBias)
+      options.push_back("use_bias=false");
+  }
+  return options;
+}
+
+std::string carryText(const std::vector<Shape> &carry) {
+  if (carry.empty())
+    return "";
+  return (carry.size() == 2 ? "c,h " : "h ") + formatShape(carry.front());
+}
+
+/// Prints rows as left-aligned columns (right-aligned where `numeric`),
+/// separated by two spaces, without trailing blanks.
+void printTable(llvm::raw_ostream &os,
+                const std::vector<std::vector<std::string>> &rows,
+                const std::vector<bool> &numeric) {
+  std::vector<size_t> width(numeric.size(), 0);
+  for (const auto &row : rows)
+    for (size_t c = 0; c < row.size(); ++c)
+      width[c] = std::max(width[c], row[c].size());
+  for (const auto &row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      std::string pad(width[c] - row[c].size(), ' ');
+      line += c ? "  " : "";
+      line += numeric[c] ? pad + row[c] : row[c] + pad;
+    }
+    os << llvm::StringRef(line).rtrim() << "\n";
+  }
+}
+
+} // namespace
+
+void rnnc::spec::printModelSummary(llvm::raw_ostream &os, const Model &model) {
+  os << "model '" << model.name << "': float32, params_layout "
+     << stringify(model.paramsLayout) << ", padded_outputs "
+     << stringify(model.paddedOutputs) << "\n";
+
+  auto withTime = [&](const Shape &features) {
+    Shape shape = model.batch;
+    shape.insert(model.timeMajor ? shape.begin() : shape.end(), model.time);
+    shape.insert(shape.end(), features.begin(), features.end());
+    return formatShape(shape);
+  };
+  os << "input: " << withTime(model.features) << " ("
+     << (model.timeMajor ? "time-major" : "batch-major") << ", batch "
+     << formatShape(model.batch) << ", time " << model.time << ", features "
+     << formatShape(model.features) << ")";
+  if (model.seqLengths)
+    os << ", seq_lengths " << formatShape(model.batch) << " int32";
+  os << "\n";
+  if (!model.layers.empty())
+    os << "output: "
+       << withTime(layerOutputFeatures(model, model.layers.size() - 1)) << "\n";
+  os << "\n";
+
+  std::vector<std::vector<std::string>> rows = {
+      {"#", "layer", "type", "direction", "cell", "input", "output", "carry",
+       "params", "FLOPs/step", "params path", "options"}};
+  std::vector<bool> numeric = {true,  false, false, false, false, false,
+                               false, false, true,  true,  false, false};
+  for (size_t k = 0; k < model.layers.size(); ++k) {
+    const Layer &layer = model.layers[k];
+    Shape input = layerInputFeatures(model, k);
+    auto dirs = layerDirections(layer);
+    for (size_t d = 0; d < dirs.size(); ++d) {
+      const RNN &rnn = *dirs[d];
+      std::string direction = layer.isBidirectional()
+                                  ? (d ? "backward" : "forward")
+                              : !rnn.reverse  ? "forward"
+                              : rnn.keepOrder ? "reverse, keep_order"
+                                              : "reverse";
+      std::vector<std::string> options;
+      if (rnn.unroll != 1)
+        options.push_back("unroll=" + std::to_string(rnn.unroll));
+      if (d == 0 && layer.returnCarry)
+        options.push_back("return_carry");
+      if (d == 0 && layer.initialCarry == InitialCarry::Input)
+        options.push_back("initial_carry=input");
+      llvm::append_range(options, cellOptions(rnn.cell));
+
+      std::string type = stringify(layer.kind);
+      if (layer.isBidirectional())
+        type += std::string("(") + stringify(layer.merge) + ")";
+      bool first = d == 0;
+      rows.push_back(
+          {first ? std::to_string(k) : "", first ? layer.name : "",
+           first ? type : "", direction,
+           std::string(stringify(rnn.cell.kind)) + "(" +
+               std::to_string(rnn.cell.features) + ")",
+           first ? formatShape(input) : "",
+           first ? formatShape(layerOutputFeatures(model, k)) : "",
+           carryText(carryShapes(model, rnn.cell, input)),
+           std::to_string(numCellParams(rnn.cell, input, model.paramsLayout)),
+           std::to_string(cellFlopsPerStep(model, rnn.cell, input)),
+           rnn.cell.params, llvm::join(options, ", ")});
+    }
+  }
+  printTable(os, rows, numeric);
+
+  int64_t flops = flopsPerStep(model);
+  int64_t perSequence = numElements({flops, model.time}); // saturating product
+  os << "\ntotal: " << model.layers.size()
+     << (model.layers.size() == 1 ? " layer, " : " layers, ")
+     << numParams(model) << " params, " << flops << " FLOPs per step, "
+     << perSequence << " FLOPs per sequence\n";
+}
