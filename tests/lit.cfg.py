@@ -24,6 +24,12 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
     ("%cc_strict", config.c_compiler + " -std=c99 -Wall -Wextra -Werror -pedantic"))
 config.substitutions.append(("%cc", config.c_compiler))
+# MLIR's runtime support libraries for `mlir-runner -shared-libs=...`
+# (printMemrefF32 and friends), next to the LLVM tools: <llvm>/bin -> <llvm>/lib.
+llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+for lib in ["mlir_runner_utils", "mlir_c_runner_utils"]:
+    config.substitutions.append(
+        ("%" + lib, os.path.join(llvm_lib_dir, "lib" + lib + ".so")))
 
 tool_dirs = [config.rnn_tools_dir, config.llvm_tools_dir]
 tools = ["rnn-opt", "rnnc", "mlir-translate", "mlir-runner", "llc", "llvm-nm", "split-file"]

@@ -94,8 +94,17 @@ struct ScanLowering {
       sizes.push_back(b.getIndexAttr(dim));
     offsets[timeAxis] = t;
     sizes[timeAxis] = b.getIndexAttr(1);
-    return tensor::InsertSliceOp::create(b, loc, y, outputs, offsets, sizes,
-                                         strides);
+    // Copy into the destination slice (a linalg.copy, which becomes loops)
+    // so the insertion itself bufferizes in place, without a strided
+    // memref.copy that would need a runtime helper.
+    Value slot = tensor::ExtractSliceOp::create(
+        b, loc, cast<RankedTensorType>(y.getType()), outputs, offsets, sizes,
+        strides);
+    Value copied =
+        linalg::CopyOp::create(b, loc, ValueRange{y}, ValueRange{slot})
+            .getResult(0);
+    return tensor::InsertSliceOp::create(b, loc, copied, outputs, offsets,
+                                         sizes, strides);
   }
 
   /// The time index as an i32 value, to compare with lengths.
@@ -123,6 +132,17 @@ struct ScanLowering {
     SmallVector<Value> next = llvm::map_to_vector(
         yield.getCarry(), [&](Value v) { return mapping.lookupOrDefault(v); });
     Value y = mapping.lookupOrDefault(yield.getOutput());
+    // The new carry goes into the old carry's storage, so a loop's carry
+    // stays in one buffer (bufferization needs the yielded carry to be
+    // equivalent to the loop's iteration argument).
+    for (auto [i, carry] : llvm::enumerate(carries)) {
+      Value copied =
+          linalg::CopyOp::create(b, loc, ValueRange{next[i]}, ValueRange{carry})
+              .getResult(0);
+      if (y == next[i])
+        y = copied;
+      next[i] = copied;
+    }
 
     Value time = lengths ? timeAsI32(b, t) : Value();
     if (op.getZeroPaddedOutputs()) {

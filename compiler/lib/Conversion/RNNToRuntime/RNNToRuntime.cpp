@@ -1,13 +1,12 @@
 //===- RNNToRuntime.cpp - Sequence ops to librnnrt calls ------------------===//
 //
-// librnnrt takes flat row-major arrays and sizes (see runtime/include/rnnrt/
-// rnnrt.h), so every buffer is passed as a 1-D `memref<?xT>`: one
-// declaration serves every shape, and the bare-pointer calling convention
-// turns it into the C pointer the runtime expects.
+// librnnrt takes pointers to flat row-major arrays and their sizes (see
+// runtime/include/rnnrt/rnnrt.h); pointerBuffer says how buffers are passed.
 //
 //===----------------------------------------------------------------------===//
 
 #include "rnn/Conversion/Passes.h"
+#include "rnn/Conversion/RNNToRuntime/RuntimeCalls.h"
 #include "rnn/IR/RNNOps.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -32,32 +31,13 @@ int64_t product(ArrayRef<int64_t> dims) {
                          std::multiplies<int64_t>());
 }
 
-/// `buffer` (static shape, identity layout) viewed as a `memref<?xT>`.
-Value flatten(OpBuilder &b, Location loc, Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  if (type.getRank() == 0)
-    buffer = memref::ExpandShapeOp::create(
-        b, loc, MemRefType::get({1}, type.getElementType()), buffer,
-        ArrayRef<ReassociationIndices>{});
-  else if (type.getRank() > 1) {
-    ReassociationIndices all;
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      all.push_back(i);
-    buffer = memref::CollapseShapeOp::create(
-        b, loc, buffer, ArrayRef<ReassociationIndices>{all});
-  }
-  return memref::CastOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType()),
-      buffer);
-}
-
 /// The buffer of a tensor operand, as a flat read-only memref.
 Value readBuffer(OpBuilder &b, Location loc, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
   Value buffer = bufferization::ToBufferOp::create(
       b, loc, MemRefType::get(type.getShape(), type.getElementType()), tensor,
       /*read_only=*/true);
-  return flatten(b, loc, buffer);
+  return pointerBuffer(b, loc, buffer);
 }
 
 /// The lengths to pass: the op's, or every row at full length (the runtime
@@ -70,19 +50,6 @@ Value lengthsBuffer(OpBuilder &b, Location loc, Value lengths,
         b, loc, DenseElementsAttr::get(type, b.getI32IntegerAttr(steps)));
   }
   return readBuffer(b, loc, lengths);
-}
-
-/// Declares the runtime function `name` in `module` unless it is there.
-func::FuncOp declareRuntimeFunction(PatternRewriter &rewriter, ModuleOp module,
-                                    StringRef name, TypeRange inputs) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(module.getBody());
-  auto type = rewriter.getFunctionType(inputs, rewriter.getI32Type());
-  auto callee = func::FuncOp::create(rewriter, module.getLoc(), name, type);
-  callee.setPrivate();
-  return callee;
 }
 
 /// Calls the runtime to fill a fresh buffer for `result`, and replaces `op`
@@ -98,9 +65,10 @@ replaceWithCall(Operation *op, PatternRewriter &rewriter, StringRef name,
   Value output = memref::AllocOp::create(
       rewriter, loc,
       MemRefType::get(resultType.getShape(), resultType.getElementType()));
-  SmallVector<Value> args = makeArgs(flatten(rewriter, loc, output));
+  SmallVector<Value> args = makeArgs(pointerBuffer(rewriter, loc, output));
   func::FuncOp callee =
-      declareRuntimeFunction(rewriter, module, name, ValueRange(args).getTypes());
+      lookupOrDeclareRuntimeFunction(rewriter, module, name,
+                                     ValueRange(args).getTypes());
   func::CallOp::create(rewriter, loc, callee, args);
   rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
       op, resultType, output, /*restrict=*/true, /*writable=*/true);

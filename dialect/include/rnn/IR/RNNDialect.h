@@ -7,4 +7,20 @@
 
 #include "rnn/IR/RNNDialect.h.inc"
 
+namespace mlir::rnn {
+
+// Discardable attributes rnnc puts on a model function and its entry point.
+
+/// On arguments and results: the input's or output's name, which is its key
+/// in `rnnc run`'s npz files ("x", "seq_lengths", "carry/dec/h", ...).
+constexpr llvm::StringLiteral kNameAttrName = "rnn.name";
+/// On a model function: its sequence length T (an i64).
+constexpr llvm::StringLiteral kNumStepsAttrName = "rnn.num_steps";
+/// On an entry point argument: the workspace.
+constexpr llvm::StringLiteral kWorkspaceAttrName = "rnn.workspace";
+/// On the module: the workspace bytes its entry point needs (an i64).
+constexpr llvm::StringLiteral kWorkspaceSizeAttrName = "rnn.workspace_size";
+
+} // namespace mlir::rnn
+
 #endif // RNN_IR_RNNDIALECT_H

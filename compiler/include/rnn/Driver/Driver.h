@@ -1,0 +1,93 @@
+//===- Driver.h - What the rnnc commands do ---------------------*- C++ -*-===//
+//
+// The rnnc tool only parses its command line; each command is a function
+// here. User mistakes are reported through the MLIR context's diagnostic
+// engine (spec locations render with the source line and a caret) and turn
+// into a failure, never a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_DRIVER_DRIVER_H
+#define RNN_DRIVER_DRIVER_H
+
+#include "rnn/Pipelines/Pipelines.h"
+#include "rnn/Spec/Model.h"
+#include "rnn/Target/Target.h"
+#include "rnn/Weights/Params.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rnnc {
+
+/// Registers every dialect, interface and pass the compiler uses.
+void registerCompilerDialects(mlir::DialectRegistry &registry);
+
+/// A spec with its bound weights.
+struct LoadedModel {
+  spec::Model model;
+  std::vector<LayerParams> params;
+};
+
+/// Parses the spec in buffer `bufferId` and binds the weights file to it.
+std::optional<LoadedModel> loadModel(llvm::SourceMgr &sourceMgr,
+                                     unsigned bufferId,
+                                     llvm::StringRef weightsPath,
+                                     mlir::MLIRContext &ctx);
+
+enum class Emit { MLIR, LLVMIR, Assembly, Object, C };
+
+struct CompileOptions {
+  Emit emit = Emit::Object;
+  TargetOptions target;
+};
+
+/// One parameter of a model's entry point `<name>_run`, in call order (the
+/// workspace, always last, is not listed).
+struct EntryParameter {
+  std::string name;           ///< "x", "seq_lengths", "carry/dec/h", ...
+  std::vector<int64_t> shape;
+  bool isLengths = false;     ///< int32 sequence lengths; else float32
+  bool isOutput = false;
+};
+
+/// The artifacts of one compilation.
+struct Compiled {
+  std::string header;  ///< the C header (empty for Emit::MLIR)
+  std::string code;    ///< the object file, assembly, LLVM IR, C or MLIR
+  std::vector<EntryParameter> parameters; ///< empty for Emit::MLIR
+  int64_t workspaceSize = 0;
+};
+
+/// Compiles a loaded model. Fails (with diagnostics) on pipeline errors.
+mlir::FailureOr<Compiled> compileModel(const LoadedModel &loaded,
+                                       const llvm::SourceMgr &sourceMgr,
+                                       const CompileOptions &options,
+                                       mlir::MLIRContext &ctx);
+
+/// The file name an emitted artifact gets: "<name>.o", "<name>.c", ...
+std::string artifactName(const spec::Model &model, Emit emit);
+
+struct RunOptions {
+  std::string inputsPath;
+  std::string outputPath;
+  CodegenPath path = CodegenPath::LLVM;
+  unsigned repeat = 0; ///< time this many runs (0: run once, untimed)
+};
+
+/// Compiles the model, runs it on the arrays in `inputsPath` and writes the
+/// results to `outputPath` (the `rnnc run` contract).
+mlir::LogicalResult runModel(const LoadedModel &loaded,
+                             const llvm::SourceMgr &sourceMgr,
+                             const RunOptions &options,
+                             mlir::MLIRContext &ctx);
+
+} // namespace rnnc
+
+#endif // RNN_DRIVER_DRIVER_H

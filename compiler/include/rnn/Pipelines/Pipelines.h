@@ -1,0 +1,33 @@
+//===- Pipelines.h - From rnn IR to LLVM IR or C ----------------*- C++ -*-===//
+
+#ifndef RNN_PIPELINES_PIPELINES_H
+#define RNN_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+
+namespace rnnc {
+
+enum class CodegenPath { LLVM, C };
+
+/// The model function on tensors -> its entry point on buffers, as loops.
+/// Shared by both paths.
+void buildRNNToBuffersPipeline(mlir::OpPassManager &pm);
+
+/// The entry point on buffers -> the LLVM dialect.
+void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// The entry point on buffers -> the EmitC dialect, ready for C emission.
+void buildBuffersToEmitCPipeline(mlir::OpPassManager &pm);
+
+/// rnn IR -> the LLVM dialect (--rnn-lower-to-llvm).
+void buildRNNToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// rnn IR -> the EmitC dialect, ready for C emission (--rnn-lower-to-c).
+void buildRNNToEmitCPipeline(mlir::OpPassManager &pm);
+
+/// Registers --rnn-lower-to-llvm and --rnn-lower-to-c.
+void registerPipelines();
+
+} // namespace rnnc
+
+#endif // RNN_PIPELINES_PIPELINES_H

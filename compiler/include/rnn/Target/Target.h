@@ -1,0 +1,39 @@
+//===- Target.h - Object code, C and the C header ---------------*- C++ -*-===//
+
+#ifndef RNN_TARGET_TARGET_H
+#define RNN_TARGET_TARGET_H
+
+#include "rnn/Spec/Model.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace rnnc {
+
+struct TargetOptions {
+  std::string triple; ///< empty: the host
+  std::string cpu;    ///< empty: the host CPU (or "generic" for another triple)
+};
+
+enum class NativeFile { Object, Assembly, LLVMIR };
+
+/// Translates `module` (in the LLVM dialect) to LLVM IR, optimizes it at -O3
+/// for the target, and writes it to `os` as `kind`.
+llvm::Error emitNative(mlir::ModuleOp module, const TargetOptions &options,
+                       NativeFile kind, llvm::raw_pwrite_stream &os);
+
+/// Writes the C header of `model`'s entry point, which `module` holds (on
+/// buffers, after bufferization; see --rnn-create-entry-point).
+llvm::Error emitHeader(mlir::ModuleOp module, const spec::Model &model,
+                       llvm::raw_ostream &os);
+
+/// The C parameter name for an input or output named `name`
+/// ("carry/enc/forward/h" -> "carry_enc_forward_h").
+std::string parameterName(llvm::StringRef name);
+
+} // namespace rnnc
+
+#endif // RNN_TARGET_TARGET_H

@@ -1,0 +1,120 @@
+//===- CreateEntryPoint.cpp - The model's C entry point -------------------===//
+
+#include "rnn/Codegen/Passes.h"
+#include "rnn/Conversion/RNNToRuntime/RuntimeCalls.h"
+#include "rnn/IR/RNNDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::rnn {
+#define GEN_PASS_DEF_RNNCREATEENTRYPOINTPASS
+#include "rnn/Codegen/Passes.h.inc"
+} // namespace mlir::rnn
+
+using namespace mlir;
+using namespace mlir::rnn;
+
+namespace {
+
+MemRefType bufferType(Type tensorType) {
+  auto type = cast<RankedTensorType>(tensorType);
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
+/// Index of the argument named `name`, if any.
+std::optional<unsigned> findArgument(func::FuncOp func, StringRef name) {
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (auto attr = func.getArgAttrOfType<StringAttr>(i, kNameAttrName))
+      if (attr.getValue() == name)
+        return i;
+  return std::nullopt;
+}
+
+LogicalResult createEntryPoint(func::FuncOp model) {
+  FunctionType type = model.getFunctionType();
+  if (!llvm::all_of(type.getInputs(), llvm::IsaPred<RankedTensorType>) ||
+      !llvm::all_of(type.getResults(), llvm::IsaPred<RankedTensorType>))
+    return model.emitOpError("expects a model function on ranked tensors");
+  auto numSteps = model->getAttrOfType<IntegerAttr>(kNumStepsAttrName);
+  std::optional<unsigned> lengthsArg = findArgument(model, "seq_lengths");
+  if (lengthsArg && !numSteps)
+    return model.emitOpError("expects '")
+           << kNumStepsAttrName << "' on a model with sequence lengths";
+
+  OpBuilder b(model);
+  Location loc = model.getLoc();
+  SmallVector<Type> argTypes;
+  for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults()))
+    argTypes.push_back(bufferType(t));
+  argTypes.push_back(MemRefType::get({ShapedType::kDynamic}, b.getI8Type()));
+  auto entry = func::FuncOp::create(b, loc, (model.getName() + "_run").str(),
+                                    b.getFunctionType(argTypes, b.getI32Type()));
+  unsigned numInputs = type.getNumInputs();
+  for (unsigned i = 0; i < numInputs; ++i)
+    entry.setArgAttrs(i, model.getArgAttrDict(i));
+  for (unsigned i = 0, e = type.getNumResults(); i < e; ++i)
+    entry.setArgAttrs(numInputs + i, model.getResultAttrDict(i));
+  entry.setArgAttr(argTypes.size() - 1, kWorkspaceAttrName, b.getUnitAttr());
+
+  Block *block = entry.addEntryBlock();
+  b.setInsertionPointToStart(block);
+  Value status = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  if (lengthsArg) {
+    Value lengths = block->getArgument(*lengthsArg);
+    int64_t batch = cast<MemRefType>(lengths.getType()).getNumElements();
+    SmallVector<Value> args{
+        pointerBuffer(b, loc, lengths),
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(batch)),
+        arith::ConstantOp::create(b, loc,
+                                  b.getI64IntegerAttr(numSteps.getInt()))};
+    func::FuncOp check = lookupOrDeclareRuntimeFunction(
+        b, model->getParentOfType<ModuleOp>(), "rnnrt_check_seq_lengths",
+        ValueRange(args).getTypes());
+    status = func::CallOp::create(b, loc, check, args).getResult(0);
+  }
+  Value ok = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, status,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+  auto ifOk = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+
+  // The model's body, on the caller's buffers.
+  b.setInsertionPointToStart(ifOk.thenBlock());
+  IRMapping mapping;
+  for (unsigned i = 0; i < numInputs; ++i)
+    mapping.map(model.getArgument(i),
+                bufferization::ToTensorOp::create(
+                    b, loc, type.getInput(i), block->getArgument(i),
+                    /*restrict=*/true, /*writable=*/false));
+  Block &body = model.getBody().front();
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  for (auto [i, result] :
+       llvm::enumerate(body.getTerminator()->getOperands()))
+    bufferization::MaterializeInDestinationOp::create(
+        b, loc, Type(), mapping.lookupOrDefault(result),
+        block->getArgument(numInputs + i), /*restrict=*/true,
+        /*writable=*/true);
+
+  b.setInsertionPointToEnd(block);
+  func::ReturnOp::create(b, loc, status);
+  model.erase();
+  return success();
+}
+
+struct RNNCreateEntryPointPass
+    : rnn::impl::RNNCreateEntryPointPassBase<RNNCreateEntryPointPass> {
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> models;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (func.isPublic() && !func.isExternal() &&
+          (func->hasAttr(kNumStepsAttrName) ||
+           findArgument(func, "x").has_value()))
+        models.push_back(func);
+    for (func::FuncOp model : models)
+      if (failed(createEntryPoint(model)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

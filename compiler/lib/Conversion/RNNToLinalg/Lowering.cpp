@@ -1,0 +1,246 @@
+//===- Lowering.cpp - Building blocks of the rnn-to-linalg patterns -------===//
+
+#include "Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+
+using namespace mlir;
+using namespace mlir::rnn;
+
+//===----------------------------------------------------------------------===//
+// Scalars
+//===----------------------------------------------------------------------===//
+
+Value mlir::rnn::floatConstant(OpBuilder &b, Location loc, Type type,
+                               double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+Value mlir::rnn::emitSigmoid(OpBuilder &b, Location loc, Value x) {
+  Value one = floatConstant(b, loc, x.getType(), 1.0);
+  Value neg = arith::NegFOp::create(b, loc, x);
+  Value exp = math::ExpOp::create(b, loc, neg);
+  Value den = arith::AddFOp::create(b, loc, one, exp);
+  return arith::DivFOp::create(b, loc, one, den);
+}
+
+/// `min(max(x, lo), hi)`, NaN-propagating like jnp.minimum / jnp.maximum.
+static Value clamp(OpBuilder &b, Location loc, Value x, double lo, double hi) {
+  Type type = x.getType();
+  Value low =
+      arith::MaximumFOp::create(b, loc, x, floatConstant(b, loc, type, lo));
+  return arith::MinimumFOp::create(b, loc, low,
+                                   floatConstant(b, loc, type, hi));
+}
+
+Value mlir::rnn::emitActivation(OpBuilder &b, Location loc, Activation act,
+                                Value x) {
+  Type type = x.getType();
+  switch (act) {
+  case Activation::sigmoid:
+    return emitSigmoid(b, loc, x);
+  case Activation::hard_sigmoid: {
+    // jax.nn.hard_sigmoid: relu6(x + 3) / 6.
+    Value shifted =
+        arith::AddFOp::create(b, loc, x, floatConstant(b, loc, type, 3.0));
+    Value relu6 = clamp(b, loc, shifted, 0.0, 6.0);
+    return arith::DivFOp::create(b, loc, relu6,
+                                 floatConstant(b, loc, type, 6.0));
+  }
+  case Activation::tanh:
+    return math::TanhOp::create(b, loc, x);
+  case Activation::hard_tanh:
+    return clamp(b, loc, x, -1.0, 1.0);
+  case Activation::relu:
+    return arith::MaximumFOp::create(b, loc, x,
+                                     floatConstant(b, loc, type, 0.0));
+  case Activation::elu: {
+    // jax.nn.elu with alpha 1: x > 0 ? x : expm1(x).
+    Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                           floatConstant(b, loc, type, 0.0));
+    Value expm1 = math::ExpM1Op::create(b, loc, x);
+    return arith::SelectOp::create(b, loc, positive, x, expm1);
+  }
+  case Activation::silu:
+    return arith::MulFOp::create(b, loc, x, emitSigmoid(b, loc, x));
+  case Activation::identity:
+    return x;
+  }
+  llvm_unreachable("unknown activation");
+}
+
+//===----------------------------------------------------------------------===//
+// Tensors
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::rnn::checkStaticShapes(Operation *op,
+                                           PatternRewriter &rewriter) {
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!shaped || !shaped.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "expected static shapes");
+  }
+  return success();
+}
+
+/// The reassociation that folds dims [0, numFolded) of a tensor of
+/// `expandedRank` dims into one and keeps every other dim.
+static SmallVector<ReassociationIndices> foldLeading(int64_t numFolded,
+                                                     int64_t expandedRank) {
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices first;
+  for (int64_t i = 0; i < numFolded; ++i)
+    first.push_back(i);
+  groups.push_back(first);
+  for (int64_t i = numFolded; i < expandedRank; ++i)
+    groups.push_back({i});
+  return groups;
+}
+
+Value mlir::rnn::collapseBatchDims(OpBuilder &b, Location loc, Value value,
+                                   int64_t numBatchDims) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (numBatchDims == 1)
+    return value;
+  if (numBatchDims == 0) {
+    // (*rest) -> (1, *rest): the unit dim and the first dim form one group.
+    SmallVector<int64_t> shape{1};
+    llvm::append_range(shape, type.getShape());
+    auto expanded = RankedTensorType::get(shape, type.getElementType());
+    return tensor::ExpandShapeOp::create(b, loc, expanded, value,
+                                         foldLeading(2, expanded.getRank()));
+  }
+  return tensor::CollapseShapeOp::create(
+      b, loc, value, foldLeading(numBatchDims, type.getRank()));
+}
+
+Value mlir::rnn::restoreBatchDims(OpBuilder &b, Location loc, Value value,
+                                  RankedTensorType type, int64_t numBatchDims) {
+  if (numBatchDims == 1)
+    return value;
+  if (numBatchDims == 0) {
+    auto collapsed = cast<RankedTensorType>(value.getType());
+    return tensor::CollapseShapeOp::create(b, loc, type, value,
+                                           foldLeading(2, collapsed.getRank()));
+  }
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, value, foldLeading(numBatchDims, type.getRank()));
+}
+
+Value mlir::rnn::zeroTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                            Type elementType) {
+  Value zero = floatConstant(b, loc, elementType, 0.0);
+  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+}
+
+Value mlir::rnn::emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  Value acc = zeroTensor(b, loc, {lhsType.getDimSize(0), rhsType.getDimSize(1)},
+                         lhsType.getElementType());
+  return linalg::MatmulOp::create(b, loc, TypeRange{acc.getType()},
+                                  ValueRange{lhs, rhs}, ValueRange{acc})
+      .getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Gate maths
+//===----------------------------------------------------------------------===//
+
+/// Gate block `gate` (of `features` entries) of `value`'s last dim.
+static Value gateBlock(OpBuilder &b, Location loc, Value value, int64_t gate,
+                       int64_t features) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape().back() == features)
+    return value; // a single gate: the block is the whole tensor
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t size : type.getShape().drop_back())
+    sizes.push_back(b.getIndexAttr(size));
+  sizes.push_back(b.getIndexAttr(features));
+  offsets.back() = b.getIndexAttr(gate * features);
+  return tensor::ExtractSliceOp::create(b, loc, value, offsets, sizes, strides);
+}
+
+SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
+                                              const GateProducts &products,
+                                              ValueRange carries,
+                                              unsigned numResults,
+                                              GateBodyBuilder body) {
+  auto carryType = cast<RankedTensorType>(carries.front().getType());
+  int64_t rank = carryType.getRank();
+  int64_t features = carryType.getShape().back();
+  int64_t gates = products.numGates;
+  MLIRContext *ctx = b.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap lastDim = AffineMap::get(rank, 0, b.getAffineDimExpr(rank - 1));
+
+  // Inputs: gi blocks, gh blocks, bi blocks, bh blocks, carries.
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  auto addBlocks = [&](Value value, AffineMap map) {
+    if (!value)
+      return;
+    for (int64_t k = 0; k < gates; ++k) {
+      inputs.push_back(gateBlock(b, loc, value, k, features));
+      maps.push_back(map);
+    }
+  };
+  addBlocks(products.gi, identity);
+  addBlocks(products.gh, identity);
+  addBlocks(products.bi, lastDim);
+  addBlocks(products.bh, lastDim);
+  for (Value carry : carries) {
+    inputs.push_back(carry);
+    maps.push_back(identity);
+  }
+
+  SmallVector<Value> outputs;
+  for (unsigned i = 0; i < numResults; ++i) {
+    outputs.push_back(tensor::EmptyOp::create(b, loc, carryType.getShape(),
+                                              carryType.getElementType()));
+    maps.push_back(identity);
+  }
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  SmallVector<Type> resultTypes(numResults, carryType);
+
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultTypes, inputs, outputs, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        ValueRange gi = args.take_front(gates);
+        ValueRange gh = args.slice(gates, gates);
+        unsigned next = 2 * gates;
+        ValueRange bi, bh;
+        if (products.bi) {
+          bi = args.slice(next, gates);
+          next += gates;
+        }
+        if (products.bh) {
+          bh = args.slice(next, gates);
+          next += gates;
+        }
+        ValueRange carryArgs = args.slice(next, carries.size());
+        SmallVector<Value> xi, xh;
+        for (int64_t k = 0; k < gates; ++k) {
+          xi.push_back(products.bi
+                           ? arith::AddFOp::create(nb, nloc, gi[k], bi[k])
+                           : Value(gi[k]));
+          xh.push_back(products.bh
+                           ? arith::AddFOp::create(nb, nloc, gh[k], bh[k])
+                           : Value(gh[k]));
+        }
+        SmallVector<Value> carryValues(carryArgs.begin(), carryArgs.end());
+        SmallVector<Value> results = body(nb, nloc, xi, xh, carryValues);
+        linalg::YieldOp::create(nb, nloc, results);
+      });
+  return SmallVector<Value>(generic->getResults());
+}

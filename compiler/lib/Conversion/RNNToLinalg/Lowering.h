@@ -1,0 +1,102 @@
+//===- Lowering.h - Building blocks of the rnn-to-linalg patterns -*- C++
+//-*-===//
+//
+// Private to the RNNToLinalg library: scalar activations, batch-dim
+// reshapes, zero-filled products, and the one element-wise linalg.generic
+// that every cell's gate maths lives in.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_LIB_CONVERSION_RNNTOLINALG_LOWERING_H
+#define RNN_LIB_CONVERSION_RNNTOLINALG_LOWERING_H
+
+#include "rnn/IR/RNNOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace mlir::rnn {
+
+//===----------------------------------------------------------------------===//
+// Scalars (inside a linalg.generic body)
+//===----------------------------------------------------------------------===//
+
+/// The float constant `value` of type `type`.
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value);
+
+/// `1 / (1 + exp(-x))`: exp overflows to inf for very negative `x`, which
+/// gives exactly 0, so no clamping is needed.
+Value emitSigmoid(OpBuilder &b, Location loc, Value x);
+
+/// `act(x)` with jax.nn semantics (see RNNEnums.td).
+Value emitActivation(OpBuilder &b, Location loc, Activation act, Value x);
+
+//===----------------------------------------------------------------------===//
+// Tensors
+//===----------------------------------------------------------------------===//
+
+/// Checks that every operand and result of `op` has a static shape.
+LogicalResult checkStaticShapes(Operation *op, PatternRewriter &rewriter);
+
+/// `value` (*batch, *rest) with its `numBatchDims` leading dims folded into
+/// one: collapsed when there are several, a unit dim inserted when none.
+Value collapseBatchDims(OpBuilder &b, Location loc, Value value,
+                        int64_t numBatchDims);
+
+/// The inverse of collapseBatchDims: `value` reshaped to `type`.
+Value restoreBatchDims(OpBuilder &b, Location loc, Value value,
+                       RankedTensorType type, int64_t numBatchDims);
+
+/// A zero-filled tensor of `shape`.
+Value zeroTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                 Type elementType);
+
+/// `lhs @ rhs` (M x K times K x N) accumulated into zeros.
+Value emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
+
+//===----------------------------------------------------------------------===//
+// Gate maths
+//===----------------------------------------------------------------------===//
+
+/// The pre-activations of a cell: `gi` and `gh` have shape (N, *spatial,
+/// G*F), the gate blocks side by side on the last dim; biases (G*F) are
+/// optional.
+struct GateProducts {
+  Value gi, gh, bi, bh;
+  int64_t numGates;
+};
+
+/// Builds the scalar new carry from, per gate `k`, `xi[k] = gi_k (+ bi_k)`
+/// and `xh[k] = gh_k (+ bh_k)`, and the scalar old `carries`.
+using GateBodyBuilder = llvm::function_ref<SmallVector<Value>(
+    OpBuilder &b, Location loc, ArrayRef<Value> xi, ArrayRef<Value> xh,
+    ArrayRef<Value> carries)>;
+
+/// Emits one element-wise linalg.generic over the carries' shape whose
+/// inputs are the gate blocks of `products` (tensor.extract_slice of F
+/// columns each), the bias blocks (broadcast over all but the last dim) and
+/// `carries`; `body` computes its `numResults` results (each shaped like the
+/// carries). Returns the generic's results.
+SmallVector<Value> emitGateGeneric(OpBuilder &b, Location loc,
+                                   const GateProducts &products,
+                                   ValueRange carries, unsigned numResults,
+                                   GateBodyBuilder body);
+
+//===----------------------------------------------------------------------===//
+// Patterns (one file each)
+//===----------------------------------------------------------------------===//
+
+void populateDenseCellPatterns(RewritePatternSet &patterns);
+void populateConvLSTMCellPatterns(RewritePatternSet &patterns);
+void populateMergePatterns(RewritePatternSet &patterns);
+
+/// Whether linalg has a named channels-last convolution for `spatialDims`
+/// spatial dims (conv_1d_nwc_wcf, conv_2d_nhwc_hwcf, conv_3d_ndhwc_dhwcf).
+inline bool hasNamedConvolution(int64_t spatialDims) {
+  return spatialDims >= 1 && spatialDims <= 3;
+}
+
+} // namespace mlir::rnn
+
+#endif // RNN_LIB_CONVERSION_RNNTOLINALG_LOWERING_H

@@ -1,0 +1,81 @@
+//===- RNNToLinalg.cpp - The --convert-rnn-to-linalg pass -----------------===//
+//
+// A partial conversion: the cell ops and rnn.merge are illegal, everything
+// else (rnn.scan and the other sequence ops included) is left alone. The
+// conversion walks into regions, so cells in scan bodies are lowered too.
+// Unsupported cases (dynamic shapes, ConvLSTM with more than 3 spatial dims)
+// are diagnosed before converting anything.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rnn/Conversion/RNNToLinalg/RNNToLinalg.h"
+#include "Lowering.h"
+#include "rnn/Conversion/Passes.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::rnn {
+#define GEN_PASS_DEF_CONVERTRNNTOLINALGPASS
+#include "rnn/Conversion/Passes.h.inc"
+} // namespace mlir::rnn
+
+using namespace mlir;
+using namespace mlir::rnn;
+
+void mlir::rnn::populateRNNToLinalgConversionPatterns(
+    RewritePatternSet &patterns) {
+  populateDenseCellPatterns(patterns);
+  populateConvLSTMCellPatterns(patterns);
+  populateMergePatterns(patterns);
+}
+
+/// The ops this pass lowers.
+static bool isLowered(Operation *op) {
+  return isa<LSTMCellOp, GRUCellOp, MGUCellOp, SimpleCellOp, ConvLSTMCellOp,
+             MergeOp>(op);
+}
+
+/// Emits an error on `op` when the patterns cannot lower it.
+static LogicalResult checkSupported(Operation *op) {
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (!cast<ShapedType>(type).hasStaticShape())
+      return op->emitError("expected static shapes, found ") << type;
+  if (auto conv = dyn_cast<ConvLSTMCellOp>(op)) {
+    int64_t spatial = conv.getNumSpatialDims();
+    if (!hasNamedConvolution(spatial))
+      return op->emitError("expected 1, 2 or 3 spatial dims (linalg has no "
+                           "named convolution for more), found ")
+             << spatial;
+  }
+  return success();
+}
+
+namespace {
+
+struct ConvertRNNToLinalgPass
+    : rnn::impl::ConvertRNNToLinalgPassBase<ConvertRNNToLinalgPass> {
+  void runOnOperation() override {
+    bool supported = true;
+    getOperation()->walk([&](Operation *op) {
+      if (isLowered(op) && failed(checkSupported(op)))
+        supported = false;
+    });
+    if (!supported)
+      return signalPassFailure();
+
+    MLIRContext *ctx = &getContext();
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect>();
+    target.addIllegalOp<LSTMCellOp, GRUCellOp, MGUCellOp, SimpleCellOp,
+                        ConvLSTMCellOp, MergeOp>();
+    RewritePatternSet patterns(ctx);
+    populateRNNToLinalgConversionPatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,156 @@
+//===- Compile.cpp - Spec and weights to code -----------------------------===//
+
+#include "rnn/Driver/Driver.h"
+#include "rnn/Import/MLIRGen.h"
+#include "rnn/IR/RNNDialect.h"
+#include "rnn/InitAll.h"
+#include "rnn/Spec/Parser.h"
+#include "rnn/Weights/Binding.h"
+#include "rnn/Weights/WeightsFile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir;
+using namespace rnnc;
+
+void rnnc::registerCompilerDialects(DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  rnnc::registerAllDialects(registry);
+  // The textual pipelines name passes, which must be registered to parse.
+  static bool passesRegistered = [] {
+    mlir::registerAllPasses();
+    rnnc::registerAllPasses();
+    return true;
+  }();
+  (void)passesRegistered;
+}
+
+std::optional<LoadedModel> rnnc::loadModel(llvm::SourceMgr &sourceMgr,
+                                           unsigned bufferId,
+                                           StringRef weightsPath,
+                                           MLIRContext &ctx) {
+  std::optional<spec::Model> model = spec::parseModel(sourceMgr, bufferId, ctx);
+  if (!model)
+    return std::nullopt;
+  // Reader problems are about the weights file, not a spec line.
+  std::vector<std::string> warnings;
+  llvm::Expected<ParamTree> tree = readWeights(weightsPath, warnings);
+  for (const std::string &warning : warnings)
+    llvm::WithColor::warning(llvm::errs(), "rnnc") << warning << "\n";
+  if (!tree) {
+    llvm::WithColor::error(llvm::errs(), "rnnc")
+        << llvm::toString(tree.takeError()) << "\n";
+    return std::nullopt;
+  }
+  std::optional<std::vector<LayerParams>> params =
+      bindParams(*model, *tree, weightsPath, sourceMgr, ctx);
+  if (!params)
+    return std::nullopt;
+  return LoadedModel{std::move(*model), std::move(*params)};
+}
+
+/// Records the entry point's parameters and workspace in `compiled`.
+static LogicalResult describeEntryPoint(ModuleOp module,
+                                        const spec::Model &model,
+                                        Compiled &compiled) {
+  auto entry = module.lookupSymbol<func::FuncOp>(model.name + "_run");
+  auto workspace =
+      module->getAttrOfType<IntegerAttr>(rnn::kWorkspaceSizeAttrName);
+  if (!entry || !workspace)
+    return emitError(module.getLoc(), "no entry point '")
+           << model.name << "_run' after lowering";
+  compiled.workspaceSize = workspace.getInt();
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
+    auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
+    if (!name)
+      continue; // the workspace
+    auto type = cast<MemRefType>(entry.getArgumentTypes()[i]);
+    EntryParameter param;
+    param.name = name.getValue().str();
+    param.shape.assign(type.getShape().begin(), type.getShape().end());
+    param.isLengths = type.getElementType().isInteger(32);
+    param.isOutput = param.name == "y" || name.getValue().starts_with("carry/");
+    compiled.parameters.push_back(std::move(param));
+  }
+  return success();
+}
+
+std::string rnnc::artifactName(const spec::Model &model, Emit emit) {
+  switch (emit) {
+  case Emit::MLIR:
+    return model.name + ".mlir";
+  case Emit::LLVMIR:
+    return model.name + ".ll";
+  case Emit::Assembly:
+    return model.name + ".s";
+  case Emit::Object:
+    return model.name + ".o";
+  case Emit::C:
+    return model.name + ".c";
+  }
+  llvm_unreachable("unknown emit kind");
+}
+
+FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
+                                       const llvm::SourceMgr &sourceMgr,
+                                       const CompileOptions &options,
+                                       MLIRContext &ctx) {
+  OwningOpRef<ModuleOp> module =
+      buildModelModule(ctx, loaded.model, loaded.params, sourceMgr);
+  if (failed(verify(*module)))
+    return failure();
+  Compiled compiled;
+  if (options.emit == Emit::MLIR) {
+    llvm::raw_string_ostream os(compiled.code);
+    module->print(os);
+    return compiled;
+  }
+
+  PassManager toBuffers(&ctx);
+  buildRNNToBuffersPipeline(toBuffers);
+  if (failed(toBuffers.run(*module)))
+    return failure();
+  if (failed(describeEntryPoint(*module, loaded.model, compiled)))
+    return failure();
+  {
+    llvm::raw_string_ostream os(compiled.header);
+    if (llvm::Error error = emitHeader(*module, loaded.model, os)) {
+      emitError(module->getLoc()) << llvm::toString(std::move(error));
+      return failure();
+    }
+  }
+  if (options.emit == Emit::C) {
+    emitError(module->getLoc()) << "the C output is not available yet";
+    return failure();
+  }
+  // rnn.* attributes named the parameters for the header; LLVM has no use
+  // for them.
+  module->walk([](func::FuncOp func) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      func.removeArgAttr(i, rnn::kNameAttrName);
+      func.removeArgAttr(i, rnn::kWorkspaceAttrName);
+    }
+  });
+  PassManager toLLVM(&ctx);
+  buildBuffersToLLVMPipeline(toLLVM);
+  if (failed(toLLVM.run(*module)))
+    return failure();
+  NativeFile kind = options.emit == Emit::Object     ? NativeFile::Object
+                    : options.emit == Emit::Assembly ? NativeFile::Assembly
+                                                     : NativeFile::LLVMIR;
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  if (llvm::Error error = emitNative(*module, options.target, kind, os)) {
+    emitError(module->getLoc()) << llvm::toString(std::move(error));
+    return failure();
+  }
+  compiled.code = std::string(buffer.str());
+  return compiled;
+}

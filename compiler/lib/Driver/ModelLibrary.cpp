@@ -1,0 +1,134 @@
+//===- ModelLibrary.cpp - A compiled model, loaded and callable -----------===//
+
+#include "rnn/Driver/ModelLibrary.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <dlfcn.h>
+#include <utility>
+
+using namespace mlir;
+using namespace rnnc;
+
+namespace {
+
+/// Calls `fn(args[0], ..., args[N-1])` for an entry point taking N pointers.
+template <size_t... I>
+int32_t callWithPointers(void *fn, void *const *args,
+                         std::index_sequence<I...>) {
+  using Fn = int32_t (*)(decltype((void)I, static_cast<void *>(nullptr))...);
+  return reinterpret_cast<Fn>(fn)(args[I]...);
+}
+
+template <size_t... N>
+int32_t dispatch(void *fn, const std::vector<void *> &args,
+                 std::index_sequence<N...>) {
+  int32_t status = -1;
+  (void)((args.size() == N
+              ? (status = callWithPointers(fn, args.data(),
+                                           std::make_index_sequence<N>()),
+                 true)
+              : false) ||
+         ...);
+  return status;
+}
+
+/// Runs `program` with `args`; returns why it failed, if it did.
+std::optional<std::string> execute(StringRef program,
+                                   ArrayRef<std::string> args) {
+  auto path = llvm::sys::findProgramByName(program);
+  if (!path)
+    return "cannot find '" + program.str() + "' to build the model";
+  SmallVector<StringRef> argv{*path};
+  argv.append(args.begin(), args.end());
+  std::string message;
+  int code = llvm::sys::ExecuteAndWait(*path, argv, std::nullopt, {}, 0, 0,
+                                       &message);
+  if (code != 0)
+    return "'" + program.str() + "' failed" +
+           (message.empty() ? "" : ": " + message);
+  return std::nullopt;
+}
+
+/// A file of the build tree next to this tool (build/bin/rnnc -> build/...).
+std::string buildTreePath(StringRef relative) {
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  SmallString<256> path(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(path, relative);
+  return std::string(path);
+}
+
+} // namespace
+
+std::unique_ptr<ModelLibrary> ModelLibrary::load(const Compiled &compiled,
+                                                 Emit emit, StringRef name,
+                                                 Location loc) {
+  if (compiled.parameters.size() + 1 > kMaxParameters) {
+    emitError(loc) << "the model has more than " << kMaxParameters - 1
+                   << " inputs and outputs";
+    return nullptr;
+  }
+  std::unique_ptr<ModelLibrary> library(new ModelLibrary());
+  SmallString<128> dir;
+  if (llvm::sys::fs::createUniqueDirectory("rnnc-model", dir)) {
+    emitError(loc) << "cannot create a temporary directory";
+    return nullptr;
+  }
+  library->directory = std::string(dir);
+  std::string source =
+      (dir + "/" + name + (emit == Emit::C ? ".c" : ".o")).str();
+  std::string header = (dir + "/" + name + ".h").str();
+  std::string shared = (dir + "/" + name + ".so").str();
+  for (auto [path, text] : {std::pair{source, &compiled.code},
+                            std::pair{header, &compiled.header}}) {
+    std::error_code error;
+    llvm::raw_fd_ostream os(path, error);
+    if (error) {
+      emitError(loc) << "cannot write '" << path << "': " << error.message();
+      return nullptr;
+    }
+    os << *text;
+  }
+  std::vector<std::string> args{"-shared", "-fPIC", "-O2", "-o", shared,
+                                source, buildTreePath("lib/librnnrt.a"), "-lm"};
+  if (emit == Emit::C)
+    args.insert(args.begin(), {"-std=c99", "-I", RNN_RUNTIME_INCLUDE_DIR});
+  if (auto failure = execute("cc", args)) {
+    emitError(loc) << *failure;
+    return nullptr;
+  }
+  library->handle = dlopen(shared.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library->handle) {
+    emitError(loc) << "cannot load the compiled model: " << dlerror();
+    return nullptr;
+  }
+  library->entry = dlsym(library->handle, (name + "_run").str().c_str());
+  if (!library->entry) {
+    emitError(loc) << "the compiled model has no '" << name << "_run'";
+    return nullptr;
+  }
+  // The workspace, aligned as the header promises.
+  library->workspace.resize(compiled.workspaceSize + 64);
+  uintptr_t address = reinterpret_cast<uintptr_t>(library->workspace.data());
+  library->alignedWorkspace =
+      library->workspace.data() + (64 - address % 64) % 64;
+  return library;
+}
+
+ModelLibrary::~ModelLibrary() {
+  if (handle)
+    dlclose(handle);
+  if (!directory.empty())
+    llvm::sys::fs::remove_directories(directory);
+}
+
+int32_t ModelLibrary::run(const std::vector<void *> &parameters) {
+  std::vector<void *> args = parameters;
+  args.push_back(alignedWorkspace);
+  return dispatch(entry, args, std::make_index_sequence<kMaxParameters + 1>());
+}

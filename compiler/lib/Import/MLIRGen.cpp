@@ -1,0 +1,315 @@
+//===- MLIRGen.cpp - A checked model as rnn dialect IR --------------------===//
+
+#include "rnn/Import/MLIRGen.h"
+#include "rnn/IR/RNNOps.h"
+#include "rnn/Spec/ModelShapes.h"
+#include "rnn/Spec/Parser.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace rnnc;
+using namespace rnnc::spec;
+
+namespace {
+
+rnn::Activation toActivation(spec::Activation fn) {
+  switch (fn) {
+  case spec::Activation::Sigmoid:
+    return rnn::Activation::sigmoid;
+  case spec::Activation::HardSigmoid:
+    return rnn::Activation::hard_sigmoid;
+  case spec::Activation::Tanh:
+    return rnn::Activation::tanh;
+  case spec::Activation::HardTanh:
+    return rnn::Activation::hard_tanh;
+  case spec::Activation::Relu:
+    return rnn::Activation::relu;
+  case spec::Activation::Elu:
+    return rnn::Activation::elu;
+  case spec::Activation::Silu:
+    return rnn::Activation::silu;
+  case spec::Activation::Identity:
+    return rnn::Activation::identity;
+  }
+  llvm_unreachable("unknown activation");
+}
+
+rnn::Merge toMerge(spec::Merge merge) {
+  switch (merge) {
+  case spec::Merge::Concat:
+    return rnn::Merge::concat;
+  case spec::Merge::Add:
+    return rnn::Merge::add;
+  case spec::Merge::Mul:
+    return rnn::Merge::mul;
+  case spec::Merge::Mean:
+    return rnn::Merge::mean;
+  }
+  llvm_unreachable("unknown merge");
+}
+
+class ModelBuilder {
+public:
+  ModelBuilder(MLIRContext &ctx, const Model &model,
+               ArrayRef<LayerParams> params, const llvm::SourceMgr &sourceMgr)
+      : ctx(ctx), model(model), params(params), sourceMgr(sourceMgr),
+        builder(&ctx) {}
+
+  OwningOpRef<ModuleOp> build();
+
+private:
+  Location locate(llvm::SMLoc loc, StringRef name = {}) {
+    Location fileLoc = toLocation(sourceMgr, loc, ctx);
+    return name.empty() ? fileLoc
+                        : NameLoc::get(builder.getStringAttr(name), fileLoc);
+  }
+
+  /// A sequence tensor (layout per the spec) with `features` trailing dims.
+  RankedTensorType sequenceType(ArrayRef<int64_t> features) {
+    SmallVector<int64_t> shape(model.batch.begin(), model.batch.end());
+    shape.insert(shape.begin() + (model.timeMajor ? 0 : shape.size()),
+                 model.time);
+    shape.append(features.begin(), features.end());
+    return RankedTensorType::get(shape, builder.getF32Type());
+  }
+
+  /// The batch dims followed by `features`.
+  RankedTensorType batchedType(ArrayRef<int64_t> features) {
+    SmallVector<int64_t> shape(model.batch.begin(), model.batch.end());
+    shape.append(features.begin(), features.end());
+    return RankedTensorType::get(shape, builder.getF32Type());
+  }
+
+  Value constant(const Tensor &tensor, Location loc) {
+    auto type = RankedTensorType::get(tensor.shape, builder.getF32Type());
+    auto attr = DenseElementsAttr::get(type, ArrayRef<float>(tensor.data));
+    return arith::ConstantOp::create(builder, loc, attr);
+  }
+
+  /// Names of one direction's carry parts ("c", "h" or just "h").
+  static SmallVector<StringRef, 2> carryNames(const Cell &cell) {
+    if (cell.hasCellState())
+      return {"c", "h"};
+    return {"h"};
+  }
+
+  /// A tensor of exactly `shape` (carry shapes include the batch dims).
+  RankedTensorType f32Tensor(ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, builder.getF32Type());
+  }
+
+  /// Fills `body` with one step of `cell` on the given weights.
+  void buildCellBody(Region &body, const Cell &cell, const CellParams &weights,
+                     ArrayRef<int64_t> inputFeatures, Location loc);
+
+  /// The key prefix of a layer direction: "<layer>" or "<layer>/forward".
+  static std::string directionKey(const Layer &layer, unsigned dir) {
+    if (!layer.isBidirectional())
+      return layer.name;
+    return layer.name + (dir == 0 ? "/forward" : "/backward");
+  }
+
+  void addArgument(Type type, StringRef name) {
+    argTypes.push_back(type);
+    argNames.push_back(name.str());
+  }
+
+  MLIRContext &ctx;
+  const Model &model;
+  ArrayRef<LayerParams> params;
+  const llvm::SourceMgr &sourceMgr;
+  OpBuilder builder;
+  SmallVector<Type> argTypes;
+  std::vector<std::string> argNames;
+};
+
+void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
+                                 const CellParams &weights,
+                                 ArrayRef<int64_t> inputFeatures,
+                                 Location loc) {
+  std::vector<Shape> carries = carryShapes(model, cell, inputFeatures);
+  Block *block = new Block();
+  body.push_back(block);
+  for (const Shape &shape : carries)
+    block->addArgument(f32Tensor(shape), loc);
+  Value input = block->addArgument(batchedType(inputFeatures), loc);
+
+  OpBuilder::InsertionGuard guard(builder);
+  // Weights are constants defined before the layer that reads them.
+  builder.setInsertionPoint(body.getParentOp());
+  Value wi = constant(weights.wi, loc), wh = constant(weights.wh, loc);
+  Value bi = weights.bi ? constant(*weights.bi, loc) : Value();
+  Value bh = weights.bh ? constant(*weights.bh, loc) : Value();
+  builder.setInsertionPointToStart(block);
+
+  auto gate = rnn::ActivationAttr::get(&ctx, toActivation(cell.gateFn));
+  auto act = rnn::ActivationAttr::get(&ctx, toActivation(cell.activationFn));
+  SmallVector<Value, 2> next;
+  Value h = block->getArgument(carries.size() - 1);
+  switch (cell.kind) {
+  case CellKind::LSTM:
+  case CellKind::OptimizedLSTM: {
+    auto op = rnn::LSTMCellOp::create(builder, loc, input, block->getArgument(0),
+                                      h, wi, wh, bi, bh, gate, act);
+    next = {op.getNewC(), op.getNewH()};
+    break;
+  }
+  case CellKind::GRU:
+    next = {rnn::GRUCellOp::create(builder, loc, input, h, wi, wh, bi, bh,
+                                   gate, act)
+                .getNewH()};
+    break;
+  case CellKind::MGU:
+    next = {rnn::MGUCellOp::create(builder, loc, input, h, wi, wh, bi, bh,
+                                   gate, act,
+                                   builder.getBoolAttr(cell.resetGate))
+                .getNewH()};
+    break;
+  case CellKind::Simple:
+    next = {rnn::SimpleCellOp::create(
+                builder, loc, input, h, wi, wh, bi, bh, act,
+                cell.residual ? builder.getUnitAttr() : UnitAttr())
+                .getNewH()};
+    break;
+  case CellKind::ConvLSTM: {
+    auto op = rnn::ConvLSTMCellOp::create(
+        builder, loc, input, block->getArgument(0), h, wi, wh, bi, bh);
+    next = {op.getNewC(), op.getNewH()};
+    break;
+  }
+  }
+  rnn::YieldOp::create(builder, loc, next, next.back());
+}
+
+OwningOpRef<ModuleOp> ModelBuilder::build() {
+  Location modelLoc = locate(model.loc, model.name);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(modelLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+
+  // Inputs: x, lengths, then each initial carry the caller passes.
+  addArgument(sequenceType(layerInputFeatures(model, 0)), "x");
+  if (model.seqLengths)
+    addArgument(RankedTensorType::get(model.batch, builder.getI32Type()),
+                "seq_lengths");
+  for (auto [k, layer] : llvm::enumerate(model.layers)) {
+    if (layer.initialCarry != InitialCarry::Input)
+      continue;
+    for (auto [dir, rnn] : llvm::enumerate(layerDirections(layer))) {
+      std::vector<Shape> shapes =
+          carryShapes(model, rnn->cell, layerInputFeatures(model, k));
+      for (auto [shape, name] : llvm::zip(shapes, carryNames(rnn->cell)))
+        addArgument(f32Tensor(shape), "initial_carry/" +
+                                            directionKey(layer, dir) + "/" +
+                                            name.str());
+    }
+  }
+
+  auto func = func::FuncOp::create(builder, modelLoc, model.name,
+                                   builder.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  Value lengths = model.seqLengths ? entry->getArgument(1) : Value();
+  unsigned nextInitArg = model.seqLengths ? 2 : 1;
+  auto takeInits = [&](const Layer &layer, const RNN &rnn) {
+    SmallVector<Value> inits;
+    if (layer.initialCarry == InitialCarry::Input)
+      for (size_t i = 0, e = carryNames(rnn.cell).size(); i < e; ++i)
+        inits.push_back(entry->getArgument(nextInitArg++));
+    return inits;
+  };
+
+  Value x = entry->getArgument(0);
+  SmallVector<Value> results;
+  SmallVector<std::string> resultNames;
+  UnitAttr zeroPadded =
+      model.seqLengths && model.paddedOutputs == PaddedOutputs::Zeros
+          ? builder.getUnitAttr()
+          : UnitAttr();
+  UnitAttr timeMajor = model.timeMajor ? builder.getUnitAttr() : UnitAttr();
+  IntegerAttr numBatchDims = builder.getI64IntegerAttr(model.batch.size());
+  for (auto [k, layer] : llvm::enumerate(model.layers)) {
+    Location loc = locate(layer.loc, layer.name);
+    Shape inputFeatures = layerInputFeatures(model, k);
+    RankedTensorType outputType = sequenceType(layerOutputFeatures(model, k));
+    SmallVector<Value> carries;
+    if (!layer.isBidirectional()) {
+      const RNN &rnn = layer.rnn;
+      SmallVector<Type> types{outputType};
+      if (layer.returnCarry)
+        for (const Shape &shape : carryShapes(model, rnn.cell, inputFeatures))
+          types.push_back(f32Tensor(shape));
+      UnitAttr reverse = rnn.reverse ? builder.getUnitAttr() : UnitAttr();
+      // keep_order without reverse is a no-op in Flax; the op rejects it.
+      auto scan = rnn::ScanOp::create(
+          builder, loc, types, x, lengths, takeInits(layer, rnn), numBatchDims,
+          timeMajor, reverse, rnn.reverse && rnn.keepOrder ? reverse : UnitAttr(),
+          zeroPadded, builder.getI64IntegerAttr(rnn.unroll));
+      buildCellBody(scan.getBody(), rnn.cell, params[k].forward, inputFeatures,
+                    locate(rnn.cell.loc, layer.name));
+      x = scan.getOutputs();
+      carries.append(scan.getFinalCarry().begin(), scan.getFinalCarry().end());
+    } else {
+      SmallVector<Type> types{outputType};
+      SmallVector<Type> forwardTypes, backwardTypes;
+      if (layer.returnCarry) {
+        for (const Shape &shape :
+             carryShapes(model, layer.forward.cell, inputFeatures))
+          forwardTypes.push_back(f32Tensor(shape));
+        for (const Shape &shape :
+             carryShapes(model, layer.backward.cell, inputFeatures))
+          backwardTypes.push_back(f32Tensor(shape));
+      }
+      SmallVector<Value> forwardInit = takeInits(layer, layer.forward);
+      SmallVector<Value> backwardInit = takeInits(layer, layer.backward);
+      auto bidi = rnn::BidirectionalOp::create(
+          builder, loc, outputType, forwardTypes, backwardTypes, x, lengths,
+          forwardInit, backwardInit,
+          rnn::MergeAttr::get(&ctx, toMerge(layer.merge)), numBatchDims,
+          timeMajor, zeroPadded,
+          builder.getI64IntegerAttr(layer.forward.unroll),
+          builder.getI64IntegerAttr(layer.backward.unroll));
+      buildCellBody(bidi.getForward(), layer.forward.cell, params[k].forward,
+                    inputFeatures, locate(layer.forward.cell.loc, layer.name));
+      buildCellBody(bidi.getBackward(), layer.backward.cell,
+                    *params[k].backward, inputFeatures,
+                    locate(layer.backward.cell.loc, layer.name));
+      x = bidi.getOutputs();
+      carries.append(bidi.getForwardCarry().begin(),
+                     bidi.getForwardCarry().end());
+      carries.append(bidi.getBackwardCarry().begin(),
+                     bidi.getBackwardCarry().end());
+    }
+    if (!layer.returnCarry)
+      continue;
+    for (auto [dir, rnn] : llvm::enumerate(layerDirections(layer)))
+      for (StringRef name : carryNames(rnn->cell))
+        resultNames.push_back("carry/" + directionKey(layer, dir) + "/" +
+                              name.str());
+    results.append(carries.begin(), carries.end());
+  }
+  results.insert(results.begin(), x);
+  resultNames.insert(resultNames.begin(), "y");
+  func::ReturnOp::create(builder, modelLoc, results);
+  func.setFunctionType(builder.getFunctionType(
+      argTypes, ValueRange(results).getTypes()));
+  for (auto [i, name] : llvm::enumerate(argNames))
+    func.setArgAttr(i, rnn::kNameAttrName, builder.getStringAttr(name));
+  for (auto [i, name] : llvm::enumerate(resultNames))
+    func.setResultAttr(i, rnn::kNameAttrName, builder.getStringAttr(name));
+  func->setAttr(rnn::kNumStepsAttrName,
+                builder.getI64IntegerAttr(model.time));
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> rnnc::buildModelModule(MLIRContext &ctx,
+                                             const Model &model,
+                                             ArrayRef<LayerParams> params,
+                                             const llvm::SourceMgr &sourceMgr) {
+  ctx.loadDialect<rnn::RNNDialect, arith::ArithDialect, func::FuncDialect>();
+  return ModelBuilder(ctx, model, params, sourceMgr).build();
+}

@@ -1,0 +1,79 @@
+//===- Pipelines.cpp - From rnn IR to LLVM IR or C ------------------------===//
+//
+// The pipelines are textual so that `rnn-opt --rnn-lower-to-llvm` and the
+// rnnc driver run exactly the same passes, and so each stage can be replayed
+// pass by pass with rnn-opt when debugging.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rnn/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+namespace {
+
+/// rnn on tensors -> entry point on buffers, as loops over scalars.
+constexpr llvm::StringLiteral kToBuffers =
+    "rnn-expand-bidirectional,canonicalize,"
+    "rnn-create-entry-point,"
+    "convert-rnn-scan-to-scf,convert-rnn-to-linalg,convert-rnn-to-runtime,"
+    "canonicalize,cse,"
+    "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
+    "one-shot-bufferize,canonicalize,cse,"
+    "func.func(buffer-hoisting,buffer-loop-hoisting),"
+    "rnn-assign-workspace,rnn-strided-copies-to-linalg,"
+    "convert-linalg-to-loops,canonicalize,cse";
+
+constexpr llvm::StringLiteral kBuffersToLLVM =
+    "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+    "finalize-memref-to-llvm,convert-math-to-libm,convert-math-to-llvm,"
+    "convert-arith-to-llvm,"
+    "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+    "convert-cf-to-llvm,reconcile-unrealized-casts";
+
+constexpr llvm::StringLiteral kBuffersToEmitC =
+    "lower-affine,fold-memref-alias-ops,math-expand-ops{ops=tanh},"
+    "convert-to-emitc,canonicalize";
+
+void addPipeline(OpPassManager &pm, StringRef pipeline) {
+  // The strings are constants of this file: a parse error is a bug here.
+  if (failed(parsePassPipeline(pipeline, pm)))
+    llvm::report_fatal_error("rnnc: invalid built-in pass pipeline");
+}
+
+} // namespace
+
+void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm) {
+  addPipeline(pm, kToBuffers);
+}
+
+void rnnc::buildBuffersToLLVMPipeline(OpPassManager &pm) {
+  addPipeline(pm, kBuffersToLLVM);
+}
+
+void rnnc::buildBuffersToEmitCPipeline(OpPassManager &pm) {
+  addPipeline(pm, kBuffersToEmitC);
+}
+
+void rnnc::buildRNNToLLVMPipeline(OpPassManager &pm) {
+  buildRNNToBuffersPipeline(pm);
+  buildBuffersToLLVMPipeline(pm);
+}
+
+void rnnc::buildRNNToEmitCPipeline(OpPassManager &pm) {
+  buildRNNToBuffersPipeline(pm);
+  buildBuffersToEmitCPipeline(pm);
+}
+
+void rnnc::registerPipelines() {
+  PassPipelineRegistration<>(
+      "rnn-lower-to-llvm",
+      "Lower a model function in the rnn dialect to the LLVM dialect",
+      buildRNNToLLVMPipeline);
+  PassPipelineRegistration<>(
+      "rnn-lower-to-c",
+      "Lower a model function in the rnn dialect to EmitC, ready for C",
+      buildRNNToEmitCPipeline);
+}

@@ -1,0 +1,345 @@
+//===- rnnc.cpp - The rnnc driver -----------------------------------------===//
+//
+// rnnc check   SPEC [--weights W]          validate, print a model summary
+// rnnc inspect WEIGHTS                     print a weights file's param tree
+// rnnc compile SPEC --weights W [-o DIR] [--emit=obj|c|llvm|asm|mlir]
+//              [--target=TRIPLE] [--cpu=NAME]
+// rnnc run     SPEC --weights W --inputs IN.npz --output OUT.npz
+//              [--emit-path=llvm|c] [--repeat N]
+//
+// Test options (as in mlir-opt): --verify-diagnostics checks the diagnostics
+// against `# expected-error {{...}}` comments in the spec, and
+// --split-input-file checks each piece between `# -----` lines separately.
+//
+// Exit code: 0 on success, 1 on any user error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rnn/Driver/Driver.h"
+#include "rnn/Spec/ModelShapes.h"
+#include "rnn/Spec/Parser.h"
+#include "rnn/Weights/Binding.h"
+#include "rnn/Weights/WeightsFile.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/ToolUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace rnnc;
+namespace cl = llvm::cl;
+
+/// The split marker of --split-input-file: a YAML comment.
+static constexpr llvm::StringLiteral kSplitMarker = "# -----";
+
+static cl::OptionCategory rnncCategory("rnnc options");
+
+static cl::SubCommand checkCommand(
+    "check", "Validate a model spec (and, with --weights, its weights) and "
+             "print a summary of the model");
+static cl::SubCommand inspectCommand(
+    "inspect", "Print the param tree of a weights file with shapes");
+static cl::SubCommand compileCommand(
+    "compile", "Compile a model to an object file (or C, LLVM IR, assembly, "
+               "MLIR) and its C header");
+static cl::SubCommand runCommand(
+    "run", "Compile a model, run it on the arrays of an npz file and write "
+           "its outputs to another");
+
+static cl::opt<std::string> specFile(cl::Positional, cl::Required,
+                                     cl::desc("<spec.yaml>"),
+                                     cl::sub(checkCommand),
+                                     cl::sub(compileCommand),
+                                     cl::sub(runCommand), cl::cat(rnncCategory));
+
+static cl::opt<std::string> inspectFile(cl::Positional, cl::Required,
+                                        cl::desc("<weights.npz|.safetensors>"),
+                                        cl::sub(inspectCommand),
+                                        cl::cat(rnncCategory));
+
+static cl::opt<std::string>
+    weightsFile("weights",
+                cl::desc("The model's Flax weights (.npz or .safetensors)"),
+                cl::value_desc("file"), cl::sub(checkCommand),
+                cl::sub(compileCommand), cl::sub(runCommand),
+                cl::cat(rnncCategory));
+
+static cl::opt<std::string> outputDir(
+    "o", cl::desc("Write <name>.h and <name>.o (or .c, .ll, .s, .mlir) here; "
+                  "without it, --emit=mlir prints to stdout"),
+    cl::value_desc("dir"), cl::sub(compileCommand), cl::cat(rnncCategory));
+
+static cl::opt<Emit> emitKind(
+    "emit", cl::desc("What to generate"), cl::init(Emit::Object),
+    cl::values(clEnumValN(Emit::Object, "obj", "an object file (default)"),
+               clEnumValN(Emit::C, "c", "portable C99 source"),
+               clEnumValN(Emit::LLVMIR, "llvm", "LLVM IR"),
+               clEnumValN(Emit::Assembly, "asm", "assembly"),
+               clEnumValN(Emit::MLIR, "mlir", "the model in the rnn dialect")),
+    cl::sub(compileCommand), cl::cat(rnncCategory));
+
+static cl::opt<std::string>
+    targetTriple("target", cl::desc("Target triple (default: this machine)"),
+                 cl::value_desc("triple"), cl::sub(compileCommand),
+                 cl::cat(rnncCategory));
+
+static cl::opt<std::string>
+    targetCpu("cpu", cl::desc("Target CPU (default: this machine's)"),
+              cl::value_desc("name"), cl::sub(compileCommand),
+              cl::cat(rnncCategory));
+
+static cl::opt<std::string> inputsFile("inputs",
+                                       cl::desc("The model's inputs (.npz)"),
+                                       cl::value_desc("file"),
+                                       cl::sub(runCommand),
+                                       cl::cat(rnncCategory));
+
+static cl::opt<std::string>
+    outputsFile("output", cl::desc("Where to write the outputs (.npz)"),
+                cl::value_desc("file"), cl::sub(runCommand),
+                cl::cat(rnncCategory));
+
+static cl::opt<CodegenPath> emitPath(
+    "emit-path", cl::desc("Which code generator to run"),
+    cl::init(CodegenPath::LLVM),
+    cl::values(clEnumValN(CodegenPath::LLVM, "llvm", "an object file (default)"),
+               clEnumValN(CodegenPath::C, "c", "C99 through EmitC")),
+    cl::sub(runCommand), cl::cat(rnncCategory));
+
+static cl::opt<unsigned>
+    repeatCount("repeat",
+                cl::desc("Time this many runs and print the median"),
+                cl::init(0), cl::sub(runCommand), cl::cat(rnncCategory));
+
+static cl::opt<bool> verifyDiagnostics(
+    "verify-diagnostics",
+    cl::desc("Check the diagnostics against 'expected-error {{...}}' comments "
+             "in the spec instead of printing them (for tests)"),
+    cl::sub(checkCommand), cl::sub(compileCommand), cl::cat(rnncCategory));
+
+static cl::opt<bool> splitInputFile(
+    "split-input-file",
+    cl::desc("Split the spec at '# -----' lines and process each piece on "
+             "its own (for tests)"),
+    cl::sub(checkCommand), cl::sub(compileCommand), cl::cat(rnncCategory));
+
+static void error(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "rnnc") << message << "\n";
+}
+
+/// What one subcommand does with a parsed spec buffer.
+using SpecAction = mlir::LogicalResult (*)(llvm::SourceMgr &,
+                                           mlir::MLIRContext &,
+                                           llvm::raw_ostream &);
+
+static mlir::LogicalResult checkAction(llvm::SourceMgr &sourceMgr,
+                                       mlir::MLIRContext &ctx,
+                                       llvm::raw_ostream &os) {
+  if (!weightsFile.empty()) {
+    std::optional<LoadedModel> loaded =
+        loadModel(sourceMgr, 1, weightsFile, ctx);
+    if (!loaded)
+      return mlir::failure();
+    spec::printModelSummary(os, loaded->model);
+    return mlir::success();
+  }
+  std::optional<spec::Model> model = spec::parseModel(sourceMgr, 1, ctx);
+  if (!model)
+    return mlir::failure();
+  spec::printModelSummary(os, *model);
+  return mlir::success();
+}
+
+static mlir::LogicalResult writeFile(llvm::StringRef path,
+                                     llvm::StringRef contents) {
+  std::error_code code;
+  llvm::raw_fd_ostream os(path, code);
+  if (code) {
+    error("cannot write '" + path + "': " + code.message());
+    return mlir::failure();
+  }
+  os << contents;
+  return mlir::success();
+}
+
+static mlir::LogicalResult compileAction(llvm::SourceMgr &sourceMgr,
+                                         mlir::MLIRContext &ctx,
+                                         llvm::raw_ostream &os) {
+  std::optional<LoadedModel> loaded = loadModel(sourceMgr, 1, weightsFile, ctx);
+  if (!loaded)
+    return mlir::failure();
+  CompileOptions options;
+  options.emit = emitKind;
+  options.target = {targetTriple, targetCpu};
+  auto start = std::chrono::steady_clock::now();
+  mlir::FailureOr<Compiled> compiled =
+      compileModel(*loaded, sourceMgr, options, ctx);
+  if (mlir::failed(compiled))
+    return mlir::failure();
+  if (outputDir.empty()) {
+    os << compiled->code;
+    return mlir::success();
+  }
+  if (std::error_code code = llvm::sys::fs::create_directories(outputDir)) {
+    error("cannot create '" + outputDir + "': " + code.message());
+    return mlir::failure();
+  }
+  llvm::SmallString<256> path(outputDir);
+  llvm::sys::path::append(path, artifactName(loaded->model, emitKind));
+  if (mlir::failed(writeFile(path, compiled->code)))
+    return mlir::failure();
+  if (!compiled->header.empty()) {
+    llvm::SmallString<256> header(outputDir);
+    llvm::sys::path::append(header, loaded->model.name + ".h");
+    if (mlir::failed(writeFile(header, compiled->header)))
+      return mlir::failure();
+  }
+  auto seconds = std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
+  llvm::errs() << llvm::format("rnnc: compiled '%s' into %s in %.2f s\n",
+                               loaded->model.name.c_str(), outputDir.c_str(),
+                               seconds);
+  return mlir::success();
+}
+
+static mlir::LogicalResult runAction(llvm::SourceMgr &sourceMgr,
+                                     mlir::MLIRContext &ctx,
+                                     llvm::raw_ostream &) {
+  std::optional<LoadedModel> loaded = loadModel(sourceMgr, 1, weightsFile, ctx);
+  if (!loaded)
+    return mlir::failure();
+  RunOptions options;
+  options.inputsPath = inputsFile;
+  options.outputPath = outputsFile;
+  options.path = emitPath;
+  options.repeat = repeatCount;
+  return runModel(*loaded, sourceMgr, options, ctx);
+}
+
+/// Diagnostics about files without lines (weights, npz inputs) carry line
+/// 0; print them as "rnnc: error: file: message" rather than "file:0:0".
+static mlir::LogicalResult printFileDiagnostic(mlir::Diagnostic &diag) {
+  auto loc = llvm::dyn_cast<mlir::FileLineColLoc>(diag.getLocation());
+  if (!loc || loc.getLine() != 0)
+    return mlir::failure();
+  auto &os = llvm::errs();
+  switch (diag.getSeverity()) {
+  case mlir::DiagnosticSeverity::Error:
+    llvm::WithColor::error(os, "rnnc");
+    break;
+  case mlir::DiagnosticSeverity::Warning:
+    llvm::WithColor::warning(os, "rnnc");
+    break;
+  default:
+    llvm::WithColor::note(os, "rnnc");
+    break;
+  }
+  os << loc.getFilename().getValue() << ": " << diag << "\n";
+  return mlir::success();
+}
+
+static SpecAction currentAction;
+
+static mlir::LogicalResult
+processBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
+              llvm::raw_ostream &os) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  mlir::DialectRegistry registry;
+  registerCompilerDialects(registry);
+  mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
+  if (verifyDiagnostics) {
+    mlir::SourceMgrDiagnosticVerifierHandler handler(sourceMgr, &ctx);
+    (void)currentAction(sourceMgr, ctx, os);
+    return handler.verify();
+  }
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  mlir::ScopedDiagnosticHandler fileHandler(&ctx, printFileDiagnostic);
+  return currentAction(sourceMgr, ctx, os);
+}
+
+static int runOnSpec(SpecAction action) {
+  currentAction = action;
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      mlir::openInputFile(specFile, &message);
+  if (!file) {
+    error(message);
+    return 1;
+  }
+  mlir::LogicalResult result = mlir::splitAndProcessBuffer(
+      std::move(file), processBuffer, llvm::outs(),
+      splitInputFile ? llvm::StringRef(kSplitMarker) : llvm::StringRef(),
+      kSplitMarker);
+  return mlir::succeeded(result) ? 0 : 1;
+}
+
+static int runInspect() {
+  std::vector<std::string> warnings;
+  llvm::Expected<ParamTree> tree = readWeights(inspectFile, warnings);
+  for (const std::string &warning : warnings)
+    llvm::WithColor::warning(llvm::errs(), "rnnc") << warning << "\n";
+  if (!tree) {
+    error(llvm::toString(tree.takeError()));
+    return 1;
+  }
+  printParamTree(llvm::outs(), *tree);
+  return 0;
+}
+
+/// Checks that the options a command needs are there.
+static bool require(bool present, llvm::StringRef option,
+                    llvm::StringRef command) {
+  if (!present)
+    error("'rnnc " + command + "' needs " + option);
+  return present;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  for (cl::SubCommand *command :
+       {&cl::SubCommand::getTopLevel(), &checkCommand, &inspectCommand,
+        &compileCommand, &runCommand})
+    cl::HideUnrelatedOptions(rnncCategory, *command);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "rnnc: ahead-of-time compiler for Flax RNN models\n\n"
+      "  rnnc check SPEC [--weights W]        validate, print a summary\n"
+      "  rnnc inspect WEIGHTS                 print a weights file's params\n"
+      "  rnnc compile SPEC --weights W -o DIR [--emit=obj|c|llvm|asm|mlir]\n"
+      "  rnnc run SPEC --weights W --inputs IN.npz --output OUT.npz\n");
+  if (checkCommand)
+    return runOnSpec(checkAction);
+  if (inspectCommand)
+    return runInspect();
+  if (compileCommand) {
+    if (!require(!weightsFile.empty(), "--weights", "compile") ||
+        !require(!outputDir.empty() || emitKind == Emit::MLIR ||
+                     emitKind == Emit::C || emitKind == Emit::LLVMIR ||
+                     emitKind == Emit::Assembly,
+                 "-o DIR", "compile"))
+      return 1;
+    return runOnSpec(compileAction);
+  }
+  if (runCommand) {
+    if (!require(!weightsFile.empty(), "--weights", "run") ||
+        !require(!inputsFile.empty(), "--inputs", "run") ||
+        !require(!outputsFile.empty(), "--output", "run"))
+      return 1;
+    return runOnSpec(runAction);
+  }
+  error("expected a subcommand (check, inspect, compile, run); see 'rnnc "
+        "--help'");
+  return 1;
+}

@@ -1,0 +1,584 @@
+// RUN: rnn-opt %s --convert-rnn-to-linalg --split-input-file | FileCheck %s
+
+/// LSTM, one batch dim, hidden bias only (Flax LSTMCell), default sigmoid
+/// gates and tanh: gate blocks [i, f, g, o] of 64 columns each; the bias
+/// blocks are broadcast along the rows; y = gi + (gh + bh).
+
+// CHECK-DAG: #[[$ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$COL2:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @lstm_hidden_bias(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<8x40xf32>, %[[C:[^:]+]]: tensor<8x64xf32>, %[[H:[^:]+]]: tensor<8x64xf32>, %[[WI:[^:]+]]: tensor<40x256xf32>, %[[WH:[^:]+]]: tensor<64x256xf32>, %[[BH:[^:]+]]: tensor<256xf32>)
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[E0:.+]] = tensor.empty() : tensor<8x256xf32>
+// CHECK-NEXT: %[[ACC0:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E0]] : tensor<8x256xf32>)
+// CHECK-NEXT: %[[GI:.+]] = linalg.matmul ins(%[[X]], %[[WI]] : tensor<8x40xf32>, tensor<40x256xf32>) outs(%[[ACC0]] : tensor<8x256xf32>)
+// CHECK: %[[ACC1:.+]] = linalg.fill
+// CHECK-NEXT: %[[GH:.+]] = linalg.matmul ins(%[[H]], %[[WH]] : tensor<8x64xf32>, tensor<64x256xf32>) outs(%[[ACC1]] : tensor<8x256xf32>)
+// CHECK-NEXT: %[[GI_I:.+]] = tensor.extract_slice %[[GI]][0, 0] [8, 64] [1, 1] : tensor<8x256xf32> to tensor<8x64xf32>
+// CHECK-NEXT: %[[GI_F:.+]] = tensor.extract_slice %[[GI]][0, 64] [8, 64] [1, 1]
+// CHECK-NEXT: %[[GI_G:.+]] = tensor.extract_slice %[[GI]][0, 128] [8, 64] [1, 1]
+// CHECK-NEXT: %[[GI_O:.+]] = tensor.extract_slice %[[GI]][0, 192] [8, 64] [1, 1]
+// CHECK-NEXT: %[[GH_I:.+]] = tensor.extract_slice %[[GH]][0, 0] [8, 64] [1, 1]
+// CHECK-NEXT: %[[GH_F:.+]] = tensor.extract_slice %[[GH]][0, 64] [8, 64] [1, 1]
+// CHECK-NEXT: %[[GH_G:.+]] = tensor.extract_slice %[[GH]][0, 128] [8, 64] [1, 1]
+// CHECK-NEXT: %[[GH_O:.+]] = tensor.extract_slice %[[GH]][0, 192] [8, 64] [1, 1]
+// CHECK-NEXT: %[[BH_I:.+]] = tensor.extract_slice %[[BH]][0] [64] [1] : tensor<256xf32> to tensor<64xf32>
+// CHECK-NEXT: %[[BH_F:.+]] = tensor.extract_slice %[[BH]][64] [64] [1]
+// CHECK-NEXT: %[[BH_G:.+]] = tensor.extract_slice %[[BH]][128] [64] [1]
+// CHECK-NEXT: %[[BH_O:.+]] = tensor.extract_slice %[[BH]][192] [64] [1]
+// CHECK-NEXT: %[[OUT_C:.+]] = tensor.empty() : tensor<8x64xf32>
+// CHECK-NEXT: %[[OUT_H:.+]] = tensor.empty() : tensor<8x64xf32>
+// CHECK-NEXT: %[[R:.+]]:2 = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$COL2]], #[[$COL2]], #[[$COL2]], #[[$COL2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]}
+// CHECK-SAME: ins(%[[GI_I]], %[[GI_F]], %[[GI_G]], %[[GI_O]], %[[GH_I]], %[[GH_F]], %[[GH_G]], %[[GH_O]], %[[BH_I]], %[[BH_F]], %[[BH_G]], %[[BH_O]], %[[C]], %[[H]] :
+// CHECK-SAME: outs(%[[OUT_C]], %[[OUT_H]] : tensor<8x64xf32>, tensor<8x64xf32>)
+// CHECK-NEXT: ^bb0(%[[AI_I:[^:]+]]: f32, %[[AI_F:[^:]+]]: f32, %[[AI_G:[^:]+]]: f32, %[[AI_O:[^:]+]]: f32, %[[AH_I:[^:]+]]: f32, %[[AH_F:[^:]+]]: f32, %[[AH_G:[^:]+]]: f32, %[[AH_O:[^:]+]]: f32, %[[AB_I:[^:]+]]: f32, %[[AB_F:[^:]+]]: f32, %[[AB_G:[^:]+]]: f32, %[[AB_O:[^:]+]]: f32, %[[AC:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32):
+// CHECK-NEXT: %[[YH_I:.+]] = arith.addf %[[AH_I]], %[[AB_I]] : f32
+// CHECK-NEXT: %[[YH_F:.+]] = arith.addf %[[AH_F]], %[[AB_F]] : f32
+// CHECK-NEXT: %[[YH_G:.+]] = arith.addf %[[AH_G]], %[[AB_G]] : f32
+// CHECK-NEXT: %[[YH_O:.+]] = arith.addf %[[AH_O]], %[[AB_O]] : f32
+// CHECK-NEXT: %[[Y_I:.+]] = arith.addf %[[AI_I]], %[[YH_I]] : f32
+// CHECK-NEXT: %[[ONE_I:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[NEG_I:.+]] = arith.negf %[[Y_I]] : f32
+// CHECK-NEXT: %[[EXP_I:.+]] = math.exp %[[NEG_I]] : f32
+// CHECK-NEXT: %[[DEN_I:.+]] = arith.addf %[[ONE_I]], %[[EXP_I]] : f32
+// CHECK-NEXT: %[[I:.+]] = arith.divf %[[ONE_I]], %[[DEN_I]] : f32
+// CHECK-NEXT: %[[Y_F:.+]] = arith.addf %[[AI_F]], %[[YH_F]] : f32
+// CHECK-NEXT: %[[ONE_F:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[NEG_F:.+]] = arith.negf %[[Y_F]] : f32
+// CHECK-NEXT: %[[EXP_F:.+]] = math.exp %[[NEG_F]] : f32
+// CHECK-NEXT: %[[DEN_F:.+]] = arith.addf %[[ONE_F]], %[[EXP_F]] : f32
+// CHECK-NEXT: %[[F:.+]] = arith.divf %[[ONE_F]], %[[DEN_F]] : f32
+// CHECK-NEXT: %[[Y_G:.+]] = arith.addf %[[AI_G]], %[[YH_G]] : f32
+// CHECK-NEXT: %[[G:.+]] = math.tanh %[[Y_G]] : f32
+// CHECK-NEXT: %[[Y_O:.+]] = arith.addf %[[AI_O]], %[[YH_O]] : f32
+// CHECK-NEXT: %[[ONE_O:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[NEG_O:.+]] = arith.negf %[[Y_O]] : f32
+// CHECK-NEXT: %[[EXP_O:.+]] = math.exp %[[NEG_O]] : f32
+// CHECK-NEXT: %[[DEN_O:.+]] = arith.addf %[[ONE_O]], %[[EXP_O]] : f32
+// CHECK-NEXT: %[[O:.+]] = arith.divf %[[ONE_O]], %[[DEN_O]] : f32
+// CHECK-NEXT: %[[FC:.+]] = arith.mulf %[[F]], %[[AC]] : f32
+// CHECK-NEXT: %[[IG:.+]] = arith.mulf %[[I]], %[[G]] : f32
+// CHECK-NEXT: %[[NEW_C:.+]] = arith.addf %[[FC]], %[[IG]] : f32
+// CHECK-NEXT: %[[TC:.+]] = math.tanh %[[NEW_C]] : f32
+// CHECK-NEXT: %[[NEW_H:.+]] = arith.mulf %[[O]], %[[TC]] : f32
+// CHECK-NEXT: linalg.yield %[[NEW_C]], %[[NEW_H]] : f32, f32
+// CHECK-NEXT: } -> (tensor<8x64xf32>, tensor<8x64xf32>)
+// CHECK-NEXT: return %[[R]]#0, %[[R]]#1 : tensor<8x64xf32>, tensor<8x64xf32>
+func.func @lstm_hidden_bias(%x: tensor<8x40xf32>, %c: tensor<8x64xf32>, %h: tensor<8x64xf32>,
+    %wi: tensor<40x256xf32>, %wh: tensor<64x256xf32>, %bh: tensor<256xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
+  %c1, %h1 = rnn.lstm_cell(%x, %c, %h) kernels(%wi, %wh) hidden_bias(%bh : tensor<256xf32>)
+      : tensor<8x40xf32>, tensor<8x64xf32>, tensor<40x256xf32>, tensor<64x256xf32>
+  return %c1, %h1 : tensor<8x64xf32>, tensor<8x64xf32>
+}
+
+// -----
+
+/// Unbatched LSTM: the input and both carries get a unit row, restored with
+/// collapse_shape. Both biases; relu gates and elu activation.
+
+// CHECK-LABEL: func.func @lstm_unbatched_both_biases(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<3xf32>, %[[C:[^:]+]]: tensor<4xf32>, %[[H:[^:]+]]: tensor<4xf32>, %[[WI:[^:]+]]: tensor<3x16xf32>, %[[WH:[^:]+]]: tensor<4x16xf32>, %[[BI:[^:]+]]: tensor<16xf32>, %[[BH:[^:]+]]: tensor<16xf32>)
+// CHECK-NEXT: %[[X2:.+]] = tensor.expand_shape %[[X]] {{\[\[}}0, 1]] output_shape [1, 3] : tensor<3xf32> into tensor<1x3xf32>
+// CHECK-NEXT: %[[C2:.+]] = tensor.expand_shape %[[C]] {{\[\[}}0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
+// CHECK-NEXT: %[[H2:.+]] = tensor.expand_shape %[[H]] {{\[\[}}0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
+// CHECK: %[[GI:.+]] = linalg.matmul ins(%[[X2]], %[[WI]] : tensor<1x3xf32>, tensor<3x16xf32>) outs(%{{.+}} : tensor<1x16xf32>)
+// CHECK: %[[GH:.+]] = linalg.matmul ins(%[[H2]], %[[WH]] : tensor<1x4xf32>, tensor<4x16xf32>) outs(%{{.+}} : tensor<1x16xf32>)
+// CHECK-COUNT-4: tensor.extract_slice %[[GI]]
+// CHECK-COUNT-4: tensor.extract_slice %[[GH]]
+// CHECK-NEXT: %[[BI_I:.+]] = tensor.extract_slice %[[BI]][0] [4] [1]
+// CHECK-NEXT: tensor.extract_slice %[[BI]][4] [4] [1]
+// CHECK-NEXT: tensor.extract_slice %[[BI]][8] [4] [1]
+// CHECK-NEXT: tensor.extract_slice %[[BI]][12] [4] [1]
+// CHECK-NEXT: %[[BH_I:.+]] = tensor.extract_slice %[[BH]][0] [4] [1]
+// CHECK-COUNT-3: tensor.extract_slice %[[BH]]
+// CHECK: %[[R:.+]]:2 = linalg.generic
+// CHECK-SAME: ins({{(%[^,]+, ){8}%}}[[BI_I]], {{(%[^,]+, ){3}%}}[[BH_I]], {{(%[^,]+, ){3}%}}[[C2]], %[[H2]] :
+// CHECK-NEXT: ^bb0(%[[AI_I:[^:]+]]: f32, %[[AI_F:[^:]+]]: f32, %[[AI_G:[^:]+]]: f32, %[[AI_O:[^:]+]]: f32, %[[AH_I:[^:]+]]: f32, %[[AH_F:[^:]+]]: f32, %[[AH_G:[^:]+]]: f32, %[[AH_O:[^:]+]]: f32, %[[ABI_I:[^:]+]]: f32, %[[ABI_F:[^:]+]]: f32, %[[ABI_G:[^:]+]]: f32, %[[ABI_O:[^:]+]]: f32, %[[ABH_I:[^:]+]]: f32, %[[ABH_F:[^:]+]]: f32, %[[ABH_G:[^:]+]]: f32, %[[ABH_O:[^:]+]]: f32, %[[AC:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32):
+// CHECK-NEXT: %[[XI_I:.+]] = arith.addf %[[AI_I]], %[[ABI_I]] : f32
+// CHECK-NEXT: %[[XH_I:.+]] = arith.addf %[[AH_I]], %[[ABH_I]] : f32
+// CHECK-NEXT: %[[XI_F:.+]] = arith.addf %[[AI_F]], %[[ABI_F]] : f32
+// CHECK-NEXT: %[[XH_F:.+]] = arith.addf %[[AH_F]], %[[ABH_F]] : f32
+// CHECK-NEXT: %[[XI_G:.+]] = arith.addf %[[AI_G]], %[[ABI_G]] : f32
+// CHECK-NEXT: %[[XH_G:.+]] = arith.addf %[[AH_G]], %[[ABH_G]] : f32
+// CHECK-NEXT: %[[XI_O:.+]] = arith.addf %[[AI_O]], %[[ABI_O]] : f32
+// CHECK-NEXT: %[[XH_O:.+]] = arith.addf %[[AH_O]], %[[ABH_O]] : f32
+// CHECK-NEXT: %[[Y_I:.+]] = arith.addf %[[XI_I]], %[[XH_I]] : f32
+// CHECK-NEXT: %[[Z_I:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[I:.+]] = arith.maximumf %[[Y_I]], %[[Z_I]] : f32
+// CHECK-NEXT: %[[Y_F:.+]] = arith.addf %[[XI_F]], %[[XH_F]] : f32
+// CHECK-NEXT: %[[Z_F:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[F:.+]] = arith.maximumf %[[Y_F]], %[[Z_F]] : f32
+// CHECK-NEXT: %[[Y_G:.+]] = arith.addf %[[XI_G]], %[[XH_G]] : f32
+// CHECK-NEXT: %[[Z_G:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[POS_G:.+]] = arith.cmpf ogt, %[[Y_G]], %[[Z_G]] : f32
+// CHECK-NEXT: %[[EM1_G:.+]] = math.expm1 %[[Y_G]] : f32
+// CHECK-NEXT: %[[G:.+]] = arith.select %[[POS_G]], %[[Y_G]], %[[EM1_G]] : f32
+// CHECK-NEXT: %[[Y_O:.+]] = arith.addf %[[XI_O]], %[[XH_O]] : f32
+// CHECK-NEXT: %[[Z_O:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[O:.+]] = arith.maximumf %[[Y_O]], %[[Z_O]] : f32
+// CHECK-NEXT: %[[FC:.+]] = arith.mulf %[[F]], %[[AC]] : f32
+// CHECK-NEXT: %[[IG:.+]] = arith.mulf %[[I]], %[[G]] : f32
+// CHECK-NEXT: %[[NEW_C:.+]] = arith.addf %[[FC]], %[[IG]] : f32
+// CHECK-NEXT: %[[Z_C:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[POS_C:.+]] = arith.cmpf ogt, %[[NEW_C]], %[[Z_C]] : f32
+// CHECK-NEXT: %[[EM1_C:.+]] = math.expm1 %[[NEW_C]] : f32
+// CHECK-NEXT: %[[ELU_C:.+]] = arith.select %[[POS_C]], %[[NEW_C]], %[[EM1_C]] : f32
+// CHECK-NEXT: %[[NEW_H:.+]] = arith.mulf %[[O]], %[[ELU_C]] : f32
+// CHECK-NEXT: linalg.yield %[[NEW_C]], %[[NEW_H]] : f32, f32
+// CHECK-NEXT: } -> (tensor<1x4xf32>, tensor<1x4xf32>)
+// CHECK-NEXT: %[[RC:.+]] = tensor.collapse_shape %[[R]]#0 {{\[\[}}0, 1]] : tensor<1x4xf32> into tensor<4xf32>
+// CHECK-NEXT: %[[RH:.+]] = tensor.collapse_shape %[[R]]#1 {{\[\[}}0, 1]] : tensor<1x4xf32> into tensor<4xf32>
+// CHECK-NEXT: return %[[RC]], %[[RH]] : tensor<4xf32>, tensor<4xf32>
+func.func @lstm_unbatched_both_biases(%x: tensor<3xf32>, %c: tensor<4xf32>, %h: tensor<4xf32>,
+    %wi: tensor<3x16xf32>, %wh: tensor<4x16xf32>, %bi: tensor<16xf32>, %bh: tensor<16xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %c1, %h1 = rnn.lstm_cell(%x, %c, %h) kernels(%wi, %wh) input_bias(%bi : tensor<16xf32>) hidden_bias(%bh : tensor<16xf32>) gate_fn<relu> activation_fn<elu>
+      : tensor<3xf32>, tensor<4xf32>, tensor<3x16xf32>, tensor<4x16xf32>
+  return %c1, %h1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+/// GRU (linen: both biases) with two batch dims folded into 6 rows; gate
+/// blocks [r, z, n]; n = tanh(xi_n + r * xh_n); new_h = (1 - z) * n + z * h.
+
+// CHECK-LABEL: func.func @gru_linen_two_batch_dims(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3x5xf32>, %[[H:[^:]+]]: tensor<2x3x6xf32>, %[[WI:[^:]+]]: tensor<5x18xf32>, %[[WH:[^:]+]]: tensor<6x18xf32>, %[[BI:[^:]+]]: tensor<18xf32>, %[[BH:[^:]+]]: tensor<18xf32>)
+// CHECK-NEXT: %[[X2:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2]] : tensor<2x3x5xf32> into tensor<6x5xf32>
+// CHECK-NEXT: %[[H2:.+]] = tensor.collapse_shape %[[H]] {{\[\[}}0, 1], [2]] : tensor<2x3x6xf32> into tensor<6x6xf32>
+// CHECK: %[[GI:.+]] = linalg.matmul ins(%[[X2]], %[[WI]] : tensor<6x5xf32>, tensor<5x18xf32>) outs(%{{.+}} : tensor<6x18xf32>)
+// CHECK: %[[GH:.+]] = linalg.matmul ins(%[[H2]], %[[WH]] : tensor<6x6xf32>, tensor<6x18xf32>) outs(%{{.+}} : tensor<6x18xf32>)
+// CHECK-NEXT: tensor.extract_slice %[[GI]][0, 0] [6, 6] [1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[GI]][0, 6] [6, 6] [1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[GI]][0, 12] [6, 6] [1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[GH]][0, 0] [6, 6] [1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[GH]][0, 6] [6, 6] [1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[GH]][0, 12] [6, 6] [1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[BI]][0] [6] [1]
+// CHECK-NEXT: tensor.extract_slice %[[BI]][6] [6] [1]
+// CHECK-NEXT: tensor.extract_slice %[[BI]][12] [6] [1]
+// CHECK-NEXT: tensor.extract_slice %[[BH]][0] [6] [1]
+// CHECK-NEXT: tensor.extract_slice %[[BH]][6] [6] [1]
+// CHECK-NEXT: tensor.extract_slice %[[BH]][12] [6] [1]
+// CHECK: %[[R:.+]] = linalg.generic
+// CHECK-SAME: ins({{(%[^,]+, ){12}%}}[[H2]] :
+// CHECK-NEXT: ^bb0(%[[AI_R:[^:]+]]: f32, %[[AI_Z:[^:]+]]: f32, %[[AI_N:[^:]+]]: f32, %[[AH_R:[^:]+]]: f32, %[[AH_Z:[^:]+]]: f32, %[[AH_N:[^:]+]]: f32, %[[ABI_R:[^:]+]]: f32, %[[ABI_Z:[^:]+]]: f32, %[[ABI_N:[^:]+]]: f32, %[[ABH_R:[^:]+]]: f32, %[[ABH_Z:[^:]+]]: f32, %[[ABH_N:[^:]+]]: f32, %[[AH:[^:]+]]: f32, %{{[^:]+}}: f32):
+// CHECK-NEXT: %[[XI_R:.+]] = arith.addf %[[AI_R]], %[[ABI_R]] : f32
+// CHECK-NEXT: %[[XH_R:.+]] = arith.addf %[[AH_R]], %[[ABH_R]] : f32
+// CHECK-NEXT: %[[XI_Z:.+]] = arith.addf %[[AI_Z]], %[[ABI_Z]] : f32
+// CHECK-NEXT: %[[XH_Z:.+]] = arith.addf %[[AH_Z]], %[[ABH_Z]] : f32
+// CHECK-NEXT: %[[XI_N:.+]] = arith.addf %[[AI_N]], %[[ABI_N]] : f32
+// CHECK-NEXT: %[[XH_N:.+]] = arith.addf %[[AH_N]], %[[ABH_N]] : f32
+// CHECK-NEXT: %[[Y_R:.+]] = arith.addf %[[XI_R]], %[[XH_R]] : f32
+// CHECK-NEXT: arith.constant 1.000000e+00
+// CHECK-NEXT: arith.negf %[[Y_R]]
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: %[[RG:.+]] = arith.divf
+// CHECK-NEXT: %[[Y_Z:.+]] = arith.addf %[[XI_Z]], %[[XH_Z]] : f32
+// CHECK-NEXT: arith.constant 1.000000e+00
+// CHECK-NEXT: arith.negf %[[Y_Z]]
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: %[[ZG:.+]] = arith.divf
+// CHECK-NEXT: %[[RHN:.+]] = arith.mulf %[[RG]], %[[XH_N]] : f32
+// CHECK-NEXT: %[[Y_N:.+]] = arith.addf %[[XI_N]], %[[RHN]] : f32
+// CHECK-NEXT: %[[N:.+]] = math.tanh %[[Y_N]] : f32
+// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[KEEP:.+]] = arith.subf %[[ONE]], %[[ZG]] : f32
+// CHECK-NEXT: %[[KN:.+]] = arith.mulf %[[KEEP]], %[[N]] : f32
+// CHECK-NEXT: %[[ZH:.+]] = arith.mulf %[[ZG]], %[[AH]] : f32
+// CHECK-NEXT: %[[NEW_H:.+]] = arith.addf %[[KN]], %[[ZH]] : f32
+// CHECK-NEXT: linalg.yield %[[NEW_H]] : f32
+// CHECK-NEXT: } -> tensor<6x6xf32>
+// CHECK-NEXT: %[[OUT:.+]] = tensor.expand_shape %[[R]] {{\[\[}}0, 1], [2]] output_shape [2, 3, 6] : tensor<6x6xf32> into tensor<2x3x6xf32>
+// CHECK-NEXT: return %[[OUT]] : tensor<2x3x6xf32>
+func.func @gru_linen_two_batch_dims(%x: tensor<2x3x5xf32>, %h: tensor<2x3x6xf32>,
+    %wi: tensor<5x18xf32>, %wh: tensor<6x18xf32>, %bi: tensor<18xf32>, %bh: tensor<18xf32>) -> tensor<2x3x6xf32> {
+  %h1 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<18xf32>) hidden_bias(%bh : tensor<18xf32>)
+      : tensor<2x3x5xf32>, tensor<2x3x6xf32>, tensor<5x18xf32>, tensor<6x18xf32>
+  return %h1 : tensor<2x3x6xf32>
+}
+
+// -----
+
+/// GRU (nnx: no hidden bias) with hard_sigmoid = relu6(x + 3) / 6 gates and
+/// hard_tanh = clip(x, -1, 1).
+
+// CHECK-LABEL: func.func @gru_nnx_hard(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x5xf32>, %[[H:[^:]+]]: tensor<4x6xf32>, %{{[^:]+}}: tensor<5x18xf32>, %{{[^:]+}}: tensor<6x18xf32>, %[[BI:[^:]+]]: tensor<18xf32>)
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: tensor.extract_slice %[[BI]][12] [6] [1]
+// CHECK-NOT: tensor.extract_slice
+// CHECK: linalg.generic
+// CHECK-SAME: ins({{(%[^,]+, ){9}%}}[[H]] :
+// CHECK-NEXT: ^bb0(%[[AI_R:[^:]+]]: f32, %[[AI_Z:[^:]+]]: f32, %[[AI_N:[^:]+]]: f32, %[[AH_R:[^:]+]]: f32, %[[AH_Z:[^:]+]]: f32, %[[AH_N:[^:]+]]: f32, %[[ABI_R:[^:]+]]: f32, %[[ABI_Z:[^:]+]]: f32, %[[ABI_N:[^:]+]]: f32, %[[AH:[^:]+]]: f32, %{{[^:]+}}: f32):
+// CHECK-NEXT: %[[XI_R:.+]] = arith.addf %[[AI_R]], %[[ABI_R]] : f32
+// CHECK-NEXT: %[[XI_Z:.+]] = arith.addf %[[AI_Z]], %[[ABI_Z]] : f32
+// CHECK-NEXT: %[[XI_N:.+]] = arith.addf %[[AI_N]], %[[ABI_N]] : f32
+// CHECK-NEXT: %[[Y_R:.+]] = arith.addf %[[XI_R]], %[[AH_R]] : f32
+// CHECK-NEXT: %[[THREE:.+]] = arith.constant 3.000000e+00 : f32
+// CHECK-NEXT: %[[SHIFT:.+]] = arith.addf %[[Y_R]], %[[THREE]] : f32
+// CHECK-NEXT: %[[LO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[MAX:.+]] = arith.maximumf %[[SHIFT]], %[[LO]] : f32
+// CHECK-NEXT: %[[HI:.+]] = arith.constant 6.000000e+00 : f32
+// CHECK-NEXT: %[[MIN:.+]] = arith.minimumf %[[MAX]], %[[HI]] : f32
+// CHECK-NEXT: %[[SIX:.+]] = arith.constant 6.000000e+00 : f32
+// CHECK-NEXT: %[[RG:.+]] = arith.divf %[[MIN]], %[[SIX]] : f32
+// CHECK-NEXT: %[[Y_Z:.+]] = arith.addf %[[XI_Z]], %[[AH_Z]] : f32
+// CHECK-COUNT-7: {{arith|math}}.
+// CHECK-NEXT: %[[ZG:.+]] = arith.divf
+// CHECK-NEXT: %[[RHN:.+]] = arith.mulf %[[RG]], %[[AH_N]] : f32
+// CHECK-NEXT: %[[Y_N:.+]] = arith.addf %[[XI_N]], %[[RHN]] : f32
+// CHECK-NEXT: %[[M1:.+]] = arith.constant -1.000000e+00 : f32
+// CHECK-NEXT: %[[CLIP_LO:.+]] = arith.maximumf %[[Y_N]], %[[M1]] : f32
+// CHECK-NEXT: %[[P1:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[N:.+]] = arith.minimumf %[[CLIP_LO]], %[[P1]] : f32
+// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[KEEP:.+]] = arith.subf %[[ONE]], %[[ZG]] : f32
+// CHECK-NEXT: %[[KN:.+]] = arith.mulf %[[KEEP]], %[[N]] : f32
+// CHECK-NEXT: %[[ZH:.+]] = arith.mulf %[[ZG]], %[[AH]] : f32
+// CHECK-NEXT: %[[NEW_H:.+]] = arith.addf %[[KN]], %[[ZH]] : f32
+// CHECK-NEXT: linalg.yield %[[NEW_H]] : f32
+func.func @gru_nnx_hard(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>,
+    %wi: tensor<5x18xf32>, %wh: tensor<6x18xf32>, %bi: tensor<18xf32>) -> tensor<4x6xf32> {
+  %h1 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<18xf32>) gate_fn<hard_sigmoid> activation_fn<hard_tanh>
+      : tensor<4x5xf32>, tensor<4x6xf32>, tensor<5x18xf32>, tensor<6x18xf32>
+  return %h1 : tensor<4x6xf32>
+}
+
+// -----
+
+/// MGU with the reset gate (gate blocks [f, n]): n = silu(xi_n + f * xh_n),
+/// silu(x) = x * sigmoid(x); new_h = (1 - f) * n + f * h.
+
+// CHECK-LABEL: func.func @mgu_reset_gate_silu(
+// CHECK-SAME: %[[H:[^:]+]]: tensor<4x6xf32>, %[[WI:[^:]+]]: tensor<5x12xf32>, %[[WH:[^:]+]]: tensor<6x12xf32>
+// CHECK: %[[GI:.+]] = linalg.matmul ins(%{{.+}}, %[[WI]] : tensor<4x5xf32>, tensor<5x12xf32>) outs(%{{.+}} : tensor<4x12xf32>)
+// CHECK: %[[GH:.+]] = linalg.matmul ins(%[[H]], %[[WH]] : tensor<4x6xf32>, tensor<6x12xf32>) outs(%{{.+}} : tensor<4x12xf32>)
+// CHECK-NEXT: tensor.extract_slice %[[GI]][0, 0] [4, 6] [1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[GI]][0, 6] [4, 6] [1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[GH]][0, 0] [4, 6] [1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[GH]][0, 6] [4, 6] [1, 1]
+// CHECK: linalg.generic
+// CHECK-SAME: ins({{(%[^,]+, ){8}%}}[[H]] :
+// CHECK-NEXT: ^bb0(%[[AI_F:[^:]+]]: f32, %[[AI_N:[^:]+]]: f32, %[[AH_F:[^:]+]]: f32, %[[AH_N:[^:]+]]: f32, %[[ABI_F:[^:]+]]: f32, %[[ABI_N:[^:]+]]: f32, %[[ABH_F:[^:]+]]: f32, %[[ABH_N:[^:]+]]: f32, %[[AH:[^:]+]]: f32, %{{[^:]+}}: f32):
+// CHECK-NEXT: %[[XI_F:.+]] = arith.addf %[[AI_F]], %[[ABI_F]] : f32
+// CHECK-NEXT: %[[XH_F:.+]] = arith.addf %[[AH_F]], %[[ABH_F]] : f32
+// CHECK-NEXT: %[[XI_N:.+]] = arith.addf %[[AI_N]], %[[ABI_N]] : f32
+// CHECK-NEXT: %[[XH_N:.+]] = arith.addf %[[AH_N]], %[[ABH_N]] : f32
+// CHECK-NEXT: %[[Y_F:.+]] = arith.addf %[[XI_F]], %[[XH_F]] : f32
+// CHECK-NEXT: arith.constant 1.000000e+00
+// CHECK-NEXT: arith.negf %[[Y_F]]
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: %[[FG:.+]] = arith.divf
+// CHECK-NEXT: %[[U:.+]] = arith.mulf %[[FG]], %[[XH_N]] : f32
+// CHECK-NEXT: %[[Y_N:.+]] = arith.addf %[[XI_N]], %[[U]] : f32
+// CHECK-NEXT: %[[ONE_N:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[NEG_N:.+]] = arith.negf %[[Y_N]] : f32
+// CHECK-NEXT: %[[EXP_N:.+]] = math.exp %[[NEG_N]] : f32
+// CHECK-NEXT: %[[DEN_N:.+]] = arith.addf %[[ONE_N]], %[[EXP_N]] : f32
+// CHECK-NEXT: %[[SIG_N:.+]] = arith.divf %[[ONE_N]], %[[DEN_N]] : f32
+// CHECK-NEXT: %[[N:.+]] = arith.mulf %[[Y_N]], %[[SIG_N]] : f32
+// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[KEEP:.+]] = arith.subf %[[ONE]], %[[FG]] : f32
+// CHECK-NEXT: %[[KN:.+]] = arith.mulf %[[KEEP]], %[[N]] : f32
+// CHECK-NEXT: %[[FH:.+]] = arith.mulf %[[FG]], %[[AH]] : f32
+// CHECK-NEXT: %[[NEW_H:.+]] = arith.addf %[[KN]], %[[FH]] : f32
+// CHECK-NEXT: linalg.yield %[[NEW_H]] : f32
+func.func @mgu_reset_gate_silu(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>,
+    %wi: tensor<5x12xf32>, %wh: tensor<6x12xf32>, %bi: tensor<12xf32>, %bh: tensor<12xf32>) -> tensor<4x6xf32> {
+  %h1 = rnn.mgu_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<12xf32>) hidden_bias(%bh : tensor<12xf32>) activation_fn<silu>
+      : tensor<4x5xf32>, tensor<4x6xf32>, tensor<5x12xf32>, tensor<6x12xf32>
+  return %h1 : tensor<4x6xf32>
+}
+
+// -----
+
+/// MGU without the reset gate: n = tanh(xi_n + gh_n), no f * gh_n.
+
+// CHECK-LABEL: func.func @mgu_no_reset_gate(
+// CHECK: ^bb0(%[[AI_F:[^:]+]]: f32, %[[AI_N:[^:]+]]: f32, %[[AH_F:[^:]+]]: f32, %[[AH_N:[^:]+]]: f32, %[[ABI_F:[^:]+]]: f32, %[[ABI_N:[^:]+]]: f32, %[[AH:[^:]+]]: f32, %{{[^:]+}}: f32):
+// CHECK-NEXT: %[[XI_F:.+]] = arith.addf %[[AI_F]], %[[ABI_F]] : f32
+// CHECK-NEXT: %[[XI_N:.+]] = arith.addf %[[AI_N]], %[[ABI_N]] : f32
+// CHECK-NEXT: %[[Y_F:.+]] = arith.addf %[[XI_F]], %[[AH_F]] : f32
+// CHECK-NEXT: arith.constant 1.000000e+00
+// CHECK-NEXT: arith.negf %[[Y_F]]
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: %[[FG:.+]] = arith.divf
+// CHECK-NEXT: %[[Y_N:.+]] = arith.addf %[[XI_N]], %[[AH_N]] : f32
+// CHECK-NEXT: %[[N:.+]] = math.tanh %[[Y_N]] : f32
+// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[KEEP:.+]] = arith.subf %[[ONE]], %[[FG]] : f32
+// CHECK-NEXT: %[[KN:.+]] = arith.mulf %[[KEEP]], %[[N]] : f32
+// CHECK-NEXT: %[[FH:.+]] = arith.mulf %[[FG]], %[[AH]] : f32
+// CHECK-NEXT: %[[NEW_H:.+]] = arith.addf %[[KN]], %[[FH]] : f32
+// CHECK-NEXT: linalg.yield %[[NEW_H]] : f32
+func.func @mgu_no_reset_gate(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>,
+    %wi: tensor<5x12xf32>, %wh: tensor<6x12xf32>, %bi: tensor<12xf32>) -> tensor<4x6xf32> {
+  %h1 = rnn.mgu_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<12xf32>) {reset_gate = false}
+      : tensor<4x5xf32>, tensor<4x6xf32>, tensor<5x12xf32>, tensor<6x12xf32>
+  return %h1 : tensor<4x6xf32>
+}
+
+// -----
+
+/// Simple cell, residual, identity activation: new_h = ((gi + bi) + gh) + h.
+/// A single gate needs no slices of the products or the bias.
+
+// CHECK-LABEL: func.func @simple_residual_identity(
+// CHECK-SAME: %[[H:[^:]+]]: tensor<4x6xf32>, %{{[^:]+}}: tensor<6x6xf32>, %{{[^:]+}}: tensor<6x6xf32>, %[[BI:[^:]+]]: tensor<6xf32>)
+// CHECK: %[[GI:.+]] = linalg.matmul
+// CHECK: %[[GH:.+]] = linalg.matmul
+// CHECK-NEXT: %[[OUT:.+]] = tensor.empty() : tensor<4x6xf32>
+// CHECK-NEXT: %[[R:.+]] = linalg.generic {{.+}} ins(%[[GI]], %[[GH]], %[[BI]], %[[H]] : tensor<4x6xf32>, tensor<4x6xf32>, tensor<6xf32>, tensor<4x6xf32>) outs(%[[OUT]] : tensor<4x6xf32>)
+// CHECK-NEXT: ^bb0(%[[AI:[^:]+]]: f32, %[[AHH:[^:]+]]: f32, %[[AB:[^:]+]]: f32, %[[AH:[^:]+]]: f32, %{{[^:]+}}: f32):
+// CHECK-NEXT: %[[XI:.+]] = arith.addf %[[AI]], %[[AB]] : f32
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[XI]], %[[AHH]] : f32
+// CHECK-NEXT: %[[RES:.+]] = arith.addf %[[S]], %[[AH]] : f32
+// CHECK-NEXT: linalg.yield %[[RES]] : f32
+// CHECK: return %[[R]]
+func.func @simple_residual_identity(%x: tensor<4x6xf32>, %h: tensor<4x6xf32>,
+    %wi: tensor<6x6xf32>, %wh: tensor<6x6xf32>, %bi: tensor<6xf32>) -> tensor<4x6xf32> {
+  %h1 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<6xf32>) activation_fn<identity> residual
+      : tensor<4x6xf32>, tensor<4x6xf32>, tensor<6x6xf32>, tensor<6x6xf32>
+  return %h1 : tensor<4x6xf32>
+}
+
+// -----
+
+/// Simple cell without biases or residual: new_h = tanh(gi + gh).
+
+// CHECK-LABEL: func.func @simple_no_bias_tanh(
+// CHECK: %[[GI:.+]] = linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x3xf32>, tensor<3x6xf32>)
+// CHECK: %[[GH:.+]] = linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x6xf32>, tensor<6x6xf32>)
+// CHECK-NEXT: tensor.empty() : tensor<4x6xf32>
+// CHECK-NEXT: linalg.generic {{.+}} ins(%[[GI]], %[[GH]], %{{[^ ]+}} : tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>)
+// CHECK-NEXT: ^bb0(%[[AI:[^:]+]]: f32, %[[AHH:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32):
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[AI]], %[[AHH]] : f32
+// CHECK-NEXT: %[[T:.+]] = math.tanh %[[S]] : f32
+// CHECK-NEXT: linalg.yield %[[T]] : f32
+func.func @simple_no_bias_tanh(%x: tensor<4x3xf32>, %h: tensor<4x6xf32>,
+    %wi: tensor<3x6xf32>, %wh: tensor<6x6xf32>) -> tensor<4x6xf32> {
+  %h1 = rnn.simple_cell(%x, %h) kernels(%wi, %wh)
+      : tensor<4x3xf32>, tensor<4x6xf32>, tensor<3x6xf32>, tensor<6x6xf32>
+  return %h1 : tensor<4x6xf32>
+}
+
+// -----
+
+/// 1-D ConvLSTM with an even kernel (k = 2: SAME pads 0 before, 1 after),
+/// both biases; gate blocks [i, g, f, o] of 5 channels;
+/// new_c = sigmoid(y_f + 1) * c + sigmoid(y_i) * tanh(y_g).
+
+// CHECK-DAG: #[[$ID3:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$CH3:.+]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-LABEL: func.func @conv_lstm_1d_even_kernel(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x7x3xf32>, %[[C:[^:]+]]: tensor<2x7x5xf32>, %[[H:[^:]+]]: tensor<2x7x5xf32>, %[[WI:[^:]+]]: tensor<2x3x20xf32>, %[[WH:[^:]+]]: tensor<2x5x20xf32>, %[[BI:[^:]+]]: tensor<20xf32>, %[[BH:[^:]+]]: tensor<20xf32>)
+// CHECK-NEXT: %[[PZ:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[XP:.+]] = tensor.pad %[[X]] low[0, 0, 0] high[0, 1, 0]
+// CHECK: tensor.yield %[[PZ]] : f32
+// CHECK-NEXT: } : tensor<2x7x3xf32> to tensor<2x8x3xf32>
+// CHECK: %[[ACC0:.+]] = linalg.fill {{.+}} -> tensor<2x7x20xf32>
+// CHECK-NEXT: %[[CI:.+]] = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%[[XP]], %[[WI]] : tensor<2x8x3xf32>, tensor<2x3x20xf32>) outs(%[[ACC0]] : tensor<2x7x20xf32>)
+// CHECK: %[[HP:.+]] = tensor.pad %[[H]] low[0, 0, 0] high[0, 1, 0]
+// CHECK: } : tensor<2x7x5xf32> to tensor<2x8x5xf32>
+// CHECK: %[[ACC1:.+]] = linalg.fill
+// CHECK-NEXT: %[[CH:.+]] = linalg.conv_1d_nwc_wcf {{.+}} ins(%[[HP]], %[[WH]] : tensor<2x8x5xf32>, tensor<2x5x20xf32>) outs(%[[ACC1]] : tensor<2x7x20xf32>)
+// CHECK-NEXT: tensor.extract_slice %[[CI]][0, 0, 0] [2, 7, 5] [1, 1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[CI]][0, 0, 5] [2, 7, 5] [1, 1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[CI]][0, 0, 10] [2, 7, 5] [1, 1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[CI]][0, 0, 15] [2, 7, 5] [1, 1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[CH]][0, 0, 0] [2, 7, 5] [1, 1, 1]
+// CHECK-COUNT-3: tensor.extract_slice %[[CH]]
+// CHECK-COUNT-4: tensor.extract_slice %[[BI]]
+// CHECK-COUNT-4: tensor.extract_slice %[[BH]]
+// CHECK: %[[R:.+]]:2 = linalg.generic {indexing_maps = [#[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$CH3]], #[[$CH3]], #[[$CH3]], #[[$CH3]], #[[$CH3]], #[[$CH3]], #[[$CH3]], #[[$CH3]], #[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK-SAME: ins({{(%[^,]+, ){16}%}}[[C]], %[[H]] :
+// CHECK-NEXT: ^bb0({{(%[^:]+: f32, ){16}%}}[[AC:[^:]+]]: f32,
+// CHECK-NEXT: %[[XI_I:.+]] = arith.addf
+// CHECK-NEXT: %[[XH_I:.+]] = arith.addf
+// CHECK-NEXT: %[[XI_G:.+]] = arith.addf
+// CHECK-NEXT: %[[XH_G:.+]] = arith.addf
+// CHECK-NEXT: %[[XI_F:.+]] = arith.addf
+// CHECK-NEXT: %[[XH_F:.+]] = arith.addf
+// CHECK-NEXT: %[[XI_O:.+]] = arith.addf
+// CHECK-NEXT: %[[XH_O:.+]] = arith.addf
+// CHECK-NEXT: %[[Y_I:.+]] = arith.addf %[[XI_I]], %[[XH_I]] : f32
+// CHECK-NEXT: arith.constant 1.000000e+00
+// CHECK-NEXT: arith.negf %[[Y_I]]
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: %[[I:.+]] = arith.divf
+// CHECK-NEXT: %[[Y_G:.+]] = arith.addf %[[XI_G]], %[[XH_G]] : f32
+// CHECK-NEXT: %[[G:.+]] = math.tanh %[[Y_G]] : f32
+// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[Y_F:.+]] = arith.addf %[[XI_F]], %[[XH_F]] : f32
+// CHECK-NEXT: %[[Y_F1:.+]] = arith.addf %[[Y_F]], %[[ONE]] : f32
+// CHECK-NEXT: arith.constant 1.000000e+00
+// CHECK-NEXT: arith.negf %[[Y_F1]]
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: %[[F:.+]] = arith.divf
+// CHECK-NEXT: %[[Y_O:.+]] = arith.addf %[[XI_O]], %[[XH_O]] : f32
+// CHECK-NEXT: arith.constant 1.000000e+00
+// CHECK-NEXT: arith.negf %[[Y_O]]
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: %[[O:.+]] = arith.divf
+// CHECK-NEXT: %[[FC:.+]] = arith.mulf %[[F]], %[[AC]] : f32
+// CHECK-NEXT: %[[IG:.+]] = arith.mulf %[[I]], %[[G]] : f32
+// CHECK-NEXT: %[[NEW_C:.+]] = arith.addf %[[FC]], %[[IG]] : f32
+// CHECK-NEXT: %[[TC:.+]] = math.tanh %[[NEW_C]] : f32
+// CHECK-NEXT: %[[NEW_H:.+]] = arith.mulf %[[O]], %[[TC]] : f32
+// CHECK-NEXT: linalg.yield %[[NEW_C]], %[[NEW_H]] : f32, f32
+// CHECK-NEXT: } -> (tensor<2x7x5xf32>, tensor<2x7x5xf32>)
+// CHECK-NEXT: return %[[R]]#0, %[[R]]#1
+func.func @conv_lstm_1d_even_kernel(%x: tensor<2x7x3xf32>, %c: tensor<2x7x5xf32>, %h: tensor<2x7x5xf32>,
+    %wi: tensor<2x3x20xf32>, %wh: tensor<2x5x20xf32>, %bi: tensor<20xf32>, %bh: tensor<20xf32>) -> (tensor<2x7x5xf32>, tensor<2x7x5xf32>) {
+  %c1, %h1 = rnn.conv_lstm_cell(%x, %c, %h) kernels(%wi, %wh) input_bias(%bi : tensor<20xf32>) hidden_bias(%bh : tensor<20xf32>)
+      : tensor<2x7x3xf32>, tensor<2x7x5xf32>, tensor<2x3x20xf32>, tensor<2x5x20xf32>
+  return %c1, %h1 : tensor<2x7x5xf32>, tensor<2x7x5xf32>
+}
+
+// -----
+
+/// 2-D ConvLSTM, two batch dims folded into one, a 3x2 kernel (pads (1, 1)
+/// and (0, 1)), no biases.
+
+// CHECK-LABEL: func.func @conv_lstm_2d_two_batch_dims(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3x8x8x3xf32>, %[[C:[^:]+]]: tensor<2x3x8x8x6xf32>, %[[H:[^:]+]]: tensor<2x3x8x8x6xf32>, %[[WI:[^:]+]]: tensor<3x2x3x24xf32>, %[[WH:[^:]+]]: tensor<3x2x6x24xf32>)
+// CHECK-NEXT: %[[X2:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2], [3], [4]] : tensor<2x3x8x8x3xf32> into tensor<6x8x8x3xf32>
+// CHECK-NEXT: %[[C2:.+]] = tensor.collapse_shape %[[C]] {{\[\[}}0, 1], [2], [3], [4]] : tensor<2x3x8x8x6xf32> into tensor<6x8x8x6xf32>
+// CHECK-NEXT: %[[H2:.+]] = tensor.collapse_shape %[[H]] {{\[\[}}0, 1], [2], [3], [4]] : tensor<2x3x8x8x6xf32> into tensor<6x8x8x6xf32>
+// CHECK: %[[XP:.+]] = tensor.pad %[[X2]] low[0, 1, 0, 0] high[0, 1, 1, 0]
+// CHECK: } : tensor<6x8x8x3xf32> to tensor<6x10x9x3xf32>
+// CHECK: %[[CI:.+]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[XP]], %[[WI]] : tensor<6x10x9x3xf32>, tensor<3x2x3x24xf32>) outs(%{{.+}} : tensor<6x8x8x24xf32>)
+// CHECK: %[[HP:.+]] = tensor.pad %[[H2]] low[0, 1, 0, 0] high[0, 1, 1, 0]
+// CHECK: } : tensor<6x8x8x6xf32> to tensor<6x10x9x6xf32>
+// CHECK: %[[CH:.+]] = linalg.conv_2d_nhwc_hwcf {{.+}} ins(%[[HP]], %[[WH]] : tensor<6x10x9x6xf32>, tensor<3x2x6x24xf32>) outs(%{{.+}} : tensor<6x8x8x24xf32>)
+// CHECK-NEXT: tensor.extract_slice %[[CI]][0, 0, 0, 0] [6, 8, 8, 6] [1, 1, 1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[CI]][0, 0, 0, 6] [6, 8, 8, 6] [1, 1, 1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[CI]][0, 0, 0, 12] [6, 8, 8, 6] [1, 1, 1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[CI]][0, 0, 0, 18] [6, 8, 8, 6] [1, 1, 1, 1]
+// CHECK-COUNT-4: tensor.extract_slice %[[CH]]
+// CHECK: %[[R:.+]]:2 = linalg.generic
+// CHECK-SAME: ins({{(%[^,]+, ){8}%}}[[C2]], %[[H2]] :
+// CHECK-NEXT: ^bb0(%[[AI_I:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[AH_I:[^:]+]]: f32,
+// CHECK-NEXT: %[[Y_I:.+]] = arith.addf %[[AI_I]], %[[AH_I]] : f32
+// CHECK: linalg.yield
+// CHECK-NEXT: } -> (tensor<6x8x8x6xf32>, tensor<6x8x8x6xf32>)
+// CHECK-NEXT: %[[RC:.+]] = tensor.expand_shape %[[R]]#0 {{\[\[}}0, 1], [2], [3], [4]] output_shape [2, 3, 8, 8, 6] : tensor<6x8x8x6xf32> into tensor<2x3x8x8x6xf32>
+// CHECK-NEXT: %[[RH:.+]] = tensor.expand_shape %[[R]]#1 {{\[\[}}0, 1], [2], [3], [4]] output_shape [2, 3, 8, 8, 6]
+// CHECK-NEXT: return %[[RC]], %[[RH]]
+func.func @conv_lstm_2d_two_batch_dims(%x: tensor<2x3x8x8x3xf32>, %c: tensor<2x3x8x8x6xf32>, %h: tensor<2x3x8x8x6xf32>,
+    %wi: tensor<3x2x3x24xf32>, %wh: tensor<3x2x6x24xf32>) -> (tensor<2x3x8x8x6xf32>, tensor<2x3x8x8x6xf32>) {
+  %c1, %h1 = rnn.conv_lstm_cell(%x, %c, %h) kernels(%wi, %wh)
+      : tensor<2x3x8x8x3xf32>, tensor<2x3x8x8x6xf32>, tensor<3x2x3x24xf32>, tensor<3x2x6x24xf32>
+  return %c1, %h1 : tensor<2x3x8x8x6xf32>, tensor<2x3x8x8x6xf32>
+}
+
+// -----
+
+/// 3-D ConvLSTM without batch dims: a unit batch dim is inserted.
+
+// CHECK-LABEL: func.func @conv_lstm_3d_unbatched(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x4x4x2xf32>
+// CHECK-NEXT: %[[X2:.+]] = tensor.expand_shape %[[X]] {{\[\[}}0, 1], [2], [3], [4]] output_shape [1, 4, 4, 4, 2] : tensor<4x4x4x2xf32> into tensor<1x4x4x4x2xf32>
+// CHECK: %[[XP:.+]] = tensor.pad %[[X2]] low[0, 1, 1, 1, 0] high[0, 1, 1, 1, 0]
+// CHECK: linalg.conv_3d_ndhwc_dhwcf {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%[[XP]], %{{.+}} : tensor<1x6x6x6x2xf32>, tensor<3x3x3x2x12xf32>) outs(%{{.+}} : tensor<1x4x4x4x12xf32>)
+// CHECK: linalg.conv_3d_ndhwc_dhwcf
+// CHECK: %[[R:.+]]:2 = linalg.generic
+// CHECK: tensor.collapse_shape %[[R]]#0 {{\[\[}}0, 1], [2], [3], [4]] : tensor<1x4x4x4x3xf32> into tensor<4x4x4x3xf32>
+// CHECK-NEXT: %[[RH:.+]] = tensor.collapse_shape %[[R]]#1
+// CHECK-NEXT: return %[[RH]] : tensor<4x4x4x3xf32>
+func.func @conv_lstm_3d_unbatched(%x: tensor<4x4x4x2xf32>, %c: tensor<4x4x4x3xf32>, %h: tensor<4x4x4x3xf32>,
+    %wi: tensor<3x3x3x2x12xf32>, %wh: tensor<3x3x3x3x12xf32>) -> tensor<4x4x4x3xf32> {
+  %c1, %h1 = rnn.conv_lstm_cell(%x, %c, %h) kernels(%wi, %wh)
+      : tensor<4x4x4x2xf32>, tensor<4x4x4x3xf32>, tensor<3x3x3x2x12xf32>, tensor<3x3x3x3x12xf32>
+  return %h1 : tensor<4x4x4x3xf32>
+}
+
+// -----
+
+/// Cells inside a scan body are lowered; the scan itself is left alone.
+
+// CHECK-LABEL: func.func @cells_in_scan_body(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<8x20x16xf32>, %[[WI:[^:]+]]: tensor<16x96xf32>, %[[WH:[^:]+]]: tensor<32x96xf32>)
+// CHECK-NEXT: %[[Y:.+]] = rnn.scan %[[X]] {num_batch_dims = 1 : i64} : tensor<8x20x16xf32> -> tensor<8x20x32xf32> {
+// CHECK-NEXT: ^bb0(%[[H:[^:]+]]: tensor<8x32xf32>, %[[XT:[^:]+]]: tensor<8x16xf32>):
+// CHECK-NOT: rnn.gru_cell
+// CHECK: linalg.matmul ins(%[[XT]], %[[WI]] : tensor<8x16xf32>, tensor<16x96xf32>)
+// CHECK: linalg.matmul ins(%[[H]], %[[WH]] : tensor<8x32xf32>, tensor<32x96xf32>)
+// CHECK: %[[NEW:.+]] = linalg.generic
+// CHECK-NOT: rnn.gru_cell
+// CHECK: rnn.yield carry(%[[NEW]] : tensor<8x32xf32>) output(%[[NEW]] : tensor<8x32xf32>)
+// CHECK: return %[[Y]]
+func.func @cells_in_scan_body(%x: tensor<8x20x16xf32>, %wi: tensor<16x96xf32>, %wh: tensor<32x96xf32>) -> tensor<8x20x32xf32> {
+  %y = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<8x20x16xf32> -> tensor<8x20x32xf32> {
+  ^bb0(%h: tensor<8x32xf32>, %xt: tensor<8x16xf32>):
+    %h1 = rnn.gru_cell(%xt, %h) kernels(%wi, %wh) : tensor<8x16xf32>, tensor<8x32xf32>, tensor<16x96xf32>, tensor<32x96xf32>
+    rnn.yield carry(%h1 : tensor<8x32xf32>) output(%h1 : tensor<8x32xf32>)
+  }
+  return %y : tensor<8x20x32xf32>
+}
+
+// -----
+
+/// Merges: concat is two inserts into one empty tensor (lhs first on the last
+/// axis); add, mul and mean ((lhs + rhs) * 0.5) are element-wise generics.
+
+// CHECK-DAG: #[[$ID3:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @merges(
+// CHECK-SAME: %[[A:[^:]+]]: tensor<4x6x3xf32>, %[[B:[^:]+]]: tensor<4x6x3xf32>, %[[D:[^:]+]]: tensor<4x6x5xf32>)
+// CHECK-NEXT: %[[E:.+]] = tensor.empty() : tensor<4x6x8xf32>
+// CHECK-NEXT: %[[CAT0:.+]] = tensor.insert_slice %[[A]] into %[[E]][0, 0, 0] [4, 6, 3] [1, 1, 1] : tensor<4x6x3xf32> into tensor<4x6x8xf32>
+// CHECK-NEXT: %[[CAT:.+]] = tensor.insert_slice %[[D]] into %[[CAT0]][0, 0, 3] [4, 6, 5] [1, 1, 1] : tensor<4x6x5xf32> into tensor<4x6x8xf32>
+// CHECK-NEXT: %[[E1:.+]] = tensor.empty() : tensor<4x6x3xf32>
+// CHECK-NEXT: %[[ADD:.+]] = linalg.generic {indexing_maps = [#[[$ID3]], #[[$ID3]], #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[A]], %[[B]] : tensor<4x6x3xf32>, tensor<4x6x3xf32>) outs(%[[E1]] : tensor<4x6x3xf32>)
+// CHECK-NEXT: ^bb0(%[[L:[^:]+]]: f32, %[[R:[^:]+]]: f32, %{{[^:]+}}: f32):
+// CHECK-NEXT: %[[SUM:.+]] = arith.addf %[[L]], %[[R]] : f32
+// CHECK-NEXT: linalg.yield %[[SUM]] : f32
+// CHECK: %[[MUL:.+]] = linalg.generic {{.+}} ins(%[[A]], %[[B]] :
+// CHECK-NEXT: ^bb0(%[[L:[^:]+]]: f32, %[[R:[^:]+]]: f32, %{{[^:]+}}: f32):
+// CHECK-NEXT: %[[PROD:.+]] = arith.mulf %[[L]], %[[R]] : f32
+// CHECK-NEXT: linalg.yield %[[PROD]] : f32
+// CHECK: %[[MEAN:.+]] = linalg.generic {{.+}} ins(%[[A]], %[[B]] :
+// CHECK-NEXT: ^bb0(%[[L:[^:]+]]: f32, %[[R:[^:]+]]: f32, %{{[^:]+}}: f32):
+// CHECK-NEXT: %[[SUM:.+]] = arith.addf %[[L]], %[[R]] : f32
+// CHECK-NEXT: %[[HALF:.+]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT: %[[AVG:.+]] = arith.mulf %[[SUM]], %[[HALF]] : f32
+// CHECK-NEXT: linalg.yield %[[AVG]] : f32
+// CHECK: return %[[CAT]], %[[ADD]], %[[MUL]], %[[MEAN]]
+func.func @merges(%a: tensor<4x6x3xf32>, %b: tensor<4x6x3xf32>, %d: tensor<4x6x5xf32>) -> (tensor<4x6x8xf32>, tensor<4x6x3xf32>, tensor<4x6x3xf32>, tensor<4x6x3xf32>) {
+  %concat = rnn.merge <concat> %a, %d : tensor<4x6x3xf32>, tensor<4x6x5xf32> -> tensor<4x6x8xf32>
+  %add = rnn.merge <add> %a, %b : tensor<4x6x3xf32>, tensor<4x6x3xf32> -> tensor<4x6x3xf32>
+  %mul = rnn.merge <mul> %a, %b : tensor<4x6x3xf32>, tensor<4x6x3xf32> -> tensor<4x6x3xf32>
+  %mean = rnn.merge <mean> %a, %b : tensor<4x6x3xf32>, tensor<4x6x3xf32> -> tensor<4x6x3xf32>
+  return %concat, %add, %mul, %mean : tensor<4x6x8xf32>, tensor<4x6x3xf32>, tensor<4x6x3xf32>, tensor<4x6x3xf32>
+}
+
+// -----
+
+/// A cell consuming another cell's result (the first is replaced before the
+/// second is lowered), and the other sequence ops left alone.
+
+// CHECK-LABEL: func.func @chained_cells_and_untouched_ops(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x4x3xf32>, %[[LEN:[^:]+]]: tensor<2xi32>
+// CHECK: %[[FLIP:.+]] = rnn.flip_sequences %[[X]] lengths(%[[LEN]] : tensor<2xi32>)
+// CHECK-NEXT: %[[XT:.+]] = tensor.extract_slice %[[FLIP]]
+// CHECK: %[[H1:.+]] = linalg.generic
+// CHECK: linalg.matmul ins(%[[H1]], %{{.+}} : tensor<2x2xf32>, tensor<2x2xf32>)
+// CHECK: %[[H2:.+]] = linalg.generic
+// CHECK-NOT: rnn.simple_cell
+// CHECK: return %[[H2]]
+func.func @chained_cells_and_untouched_ops(%x: tensor<2x4x3xf32>, %len: tensor<2xi32>, %h: tensor<2x2xf32>,
+    %wi: tensor<3x2xf32>, %wh: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %f = rnn.flip_sequences %x lengths(%len : tensor<2xi32>) {num_batch_dims = 1 : i64} : tensor<2x4x3xf32>
+  %xt = tensor.extract_slice %f[0, 0, 0] [2, 1, 3] [1, 1, 1] : tensor<2x4x3xf32> to tensor<2x3xf32>
+  %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<2x3xf32>, tensor<2x2xf32>, tensor<3x2xf32>, tensor<2x2xf32>
+  %h2 = rnn.simple_cell(%xt, %h1) kernels(%wi, %wh) : tensor<2x3xf32>, tensor<2x2xf32>, tensor<3x2xf32>, tensor<2x2xf32>
+  return %h2 : tensor<2x2xf32>
+}
