@@ -10,8 +10,9 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".yaml", ".test", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.rnn_obj_root, "tests")
-# Inputs/ hold data for tests; unit/ is its own (GoogleTest) suite.
-config.excludes = ["Inputs", "unit", "CMakeLists.txt", "lit.cfg.py"]
+# Inputs/ and fixtures/ hold data; unit/ is its own (GoogleTest) suite,
+# found through its lit.site.cfg.py in the build tree.
+config.excludes = ["Inputs", "fixtures", "CMakeLists.txt", "lit.cfg.py"]
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
 
 llvm_config.use_default_substitutions()

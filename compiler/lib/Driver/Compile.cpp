@@ -108,8 +108,10 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     return failure();
   Compiled compiled;
   if (options.emit == Emit::MLIR) {
+    // With locations: every op points at the spec line it came from.
     llvm::raw_string_ostream os(compiled.code);
-    module->print(os);
+    module->print(os, OpPrintingFlags().enableDebugInfo(/*enable=*/true,
+                                                        /*prettyForm=*/false));
     return compiled;
   }
 
