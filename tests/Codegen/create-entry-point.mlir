@@ -1,0 +1,52 @@
+// RUN: rnn-opt %s --rnn-create-entry-point --split-input-file | FileCheck %s
+
+/// The model function becomes <name>_run on buffers: inputs, outputs, the
+/// workspace; lengths are checked before anything runs, and the results are
+/// written into the output buffers only when the check passed.
+
+// CHECK: func.func private @rnnrt_check_seq_lengths(memref<1xi32>, i64, i64) -> i32
+// CHECK-LABEL: func.func @tiny_run
+// CHECK-SAME: (%[[X:.*]]: memref<2x5x3xf32> {rnn.name = "x"}, %[[LEN:.*]]: memref<2xi32> {rnn.name = "seq_lengths"}, %[[Y:.*]]: memref<2x5x3xf32> {rnn.name = "y"}, %[[H:.*]]: memref<2x3xf32> {rnn.name = "carry/l/h"}, %{{.*}}: memref<?xi8> {rnn.workspace}) -> i32
+// CHECK: %[[LP:.*]] = memref.reinterpret_cast %[[LEN]] to offset: [0], sizes: [1], strides: [1] : memref<2xi32> to memref<1xi32>
+// CHECK-DAG: %[[B:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[T:.*]] = arith.constant 5 : i64
+// CHECK: %[[STATUS:.*]] = call @rnnrt_check_seq_lengths(%[[LP]], %[[B]], %[[T]])
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[STATUS]], %{{.*}} : i32
+// CHECK: scf.if %[[OK]] {
+// CHECK:   %[[XT:.*]] = bufferization.to_tensor %[[X]] restrict : memref<2x5x3xf32> to tensor<2x5x3xf32>
+// CHECK:   %[[LT:.*]] = bufferization.to_tensor %[[LEN]] restrict : memref<2xi32> to tensor<2xi32>
+// CHECK:   %[[F:.*]] = rnn.flip_sequences %[[XT]] lengths(%[[LT]] : tensor<2xi32>)
+// CHECK:   bufferization.materialize_in_destination %[[F]] in restrict writable %[[Y]]
+// CHECK:   bufferization.materialize_in_destination %{{.*}} in restrict writable %[[H]]
+// CHECK: }
+// CHECK: return %[[STATUS]] : i32
+// CHECK-NOT: func.func @tiny(
+func.func @tiny(%x: tensor<2x5x3xf32> {rnn.name = "x"}, %len: tensor<2xi32> {rnn.name = "seq_lengths"})
+    -> (tensor<2x5x3xf32> {rnn.name = "y"}, tensor<2x3xf32> {rnn.name = "carry/l/h"}) attributes {rnn.num_steps = 5 : i64} {
+  %y = rnn.flip_sequences %x lengths(%len : tensor<2xi32>) {num_batch_dims = 1 : i64} : tensor<2x5x3xf32>
+  %h = tensor.extract_slice %x[0, 4, 0] [2, 1, 3] [1, 1, 1] : tensor<2x5x3xf32> to tensor<2x3xf32>
+  return %y, %h : tensor<2x5x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+/// Without lengths there is nothing to check: the status is 0.
+
+// CHECK-LABEL: func.func @no_lengths_run
+// CHECK-NOT: rnnrt_check_seq_lengths
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: scf.if
+// CHECK: return %[[ZERO]] : i32
+func.func @no_lengths(%x: tensor<4x3xf32> {rnn.name = "x"}) -> (tensor<4x3xf32> {rnn.name = "y"}) attributes {rnn.num_steps = 4 : i64} {
+  return %x : tensor<4x3xf32>
+}
+
+// -----
+
+/// Private functions and functions that are not models are left alone.
+
+// CHECK-LABEL: func.func private @helper
+// CHECK-NOT: _run
+func.func private @helper(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
