@@ -4,7 +4,6 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -54,15 +53,6 @@ std::optional<std::string> execute(StringRef program,
   return std::nullopt;
 }
 
-/// A file of the build tree next to this tool (build/bin/rnnc -> build/...).
-std::string buildTreePath(StringRef relative) {
-  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  SmallString<256> path(
-      llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-  llvm::sys::path::append(path, relative);
-  return std::string(path);
-}
-
 } // namespace
 
 std::unique_ptr<ModelLibrary> ModelLibrary::load(const Compiled &compiled,
@@ -95,7 +85,7 @@ std::unique_ptr<ModelLibrary> ModelLibrary::load(const Compiled &compiled,
     os << *text;
   }
   std::vector<std::string> args{"-shared", "-fPIC", "-O2", "-o", shared,
-                                source, buildTreePath("lib/librnnrt.a"), "-lm"};
+                                source, RNN_RUNTIME_LIBRARY, "-lm"};
   if (emit == Emit::C)
     args.insert(args.begin(), {"-std=c99", "-I", RNN_RUNTIME_INCLUDE_DIR});
   if (auto failure = execute("cc", args)) {

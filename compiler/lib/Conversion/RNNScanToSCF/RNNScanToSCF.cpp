@@ -154,9 +154,10 @@ struct ScanLowering {
                            nb, nloc, arith::CmpIPredicate::slt, time, length);
                      });
     }
+    SmallVector<Value> newCarries(next);
     next.push_back(storeOutput(b, t, y, outputs));
     // Each row keeps the carry after its last valid step (t == L - 1).
-    for (auto [carry, kept] : llvm::zip(next, selected)) {
+    for (auto [carry, kept] : llvm::zip(newCarries, selected)) {
       Value chosen =
           selectRows(b, loc, lengths, carry, kept,
                      [&](OpBuilder &nb, Location nloc, Value length) {

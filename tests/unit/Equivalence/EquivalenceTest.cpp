@@ -1,0 +1,351 @@
+//===- EquivalenceTest.cpp - Generated code against the reference --------===//
+//
+// Generated models over the feature matrix: every cell kind (and the nnx
+// variants), time-major, reverse / keep_order, sequence lengths (1, T and 0
+// included), return_carry, initial carries, Bidirectional with each merge
+// and mixed cells, stacks of three layers, zero, one and two batch dims,
+// unroll 1, 3 and T. Each is compiled by rnnc, run, and compared with the
+// double-precision reference within 1e-5 + 1e-4 * |reference|. Models are
+// compiled in this one process to keep the suite fast.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rnn/Driver/Driver.h"
+#include "rnn/Driver/ModelLibrary.h"
+#include "rnn/Reference/Reference.h"
+#include "rnn/Spec/ModelShapes.h"
+#include "rnn/Spec/Parser.h"
+#include "rnn/Weights/Binding.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <random>
+#include <sstream>
+
+using namespace rnnc;
+
+namespace {
+
+struct LayerConfig {
+  std::string cell = "LSTMCell";
+  std::string backwardCell; ///< non-empty: a Bidirectional layer
+  std::string cellExtra;    ///< more cell keys, e.g. "reset_gate: false"
+  int features = 4;
+  std::string merge = "concat";
+  bool reverse = false, keepOrder = false, returnCarry = true,
+       initInput = false;
+  int unroll = 1;
+};
+
+struct CaseConfig {
+  std::string name;
+  std::string layout = "linen";
+  std::vector<int> batch{3};
+  int time = 5;
+  std::string features = "3";
+  bool timeMajor = false, lengths = true, zeroPadded = false;
+  std::vector<LayerConfig> layers{LayerConfig()};
+};
+
+std::string cellYaml(const std::string &type, const LayerConfig &layer) {
+  std::string yaml = "{type: " + type +
+                     ", features: " + std::to_string(layer.features);
+  if (!layer.cellExtra.empty())
+    yaml += ", " + layer.cellExtra;
+  return yaml + "}";
+}
+
+std::string toYaml(const CaseConfig &config) {
+  std::ostringstream os;
+  os << "rnnc: 1\nname: " << config.name << "\nparams_layout: "
+     << config.layout << "\n";
+  if (config.zeroPadded)
+    os << "padded_outputs: zeros\n";
+  os << "input:\n  batch: [";
+  for (size_t i = 0; i < config.batch.size(); ++i)
+    os << (i ? ", " : "") << config.batch[i];
+  os << "]\n  time: " << config.time << "\n  features: " << config.features
+     << "\n  time_major: " << (config.timeMajor ? "true" : "false")
+     << "\n  seq_lengths: " << (config.lengths ? "true" : "false")
+     << "\nlayers:\n";
+  for (size_t k = 0; k < config.layers.size(); ++k) {
+    const LayerConfig &layer = config.layers[k];
+    os << "  - name: l" << k << "\n";
+    if (layer.backwardCell.empty()) {
+      os << "    type: RNN\n    cell: " << cellYaml(layer.cell, layer)
+         << "\n    reverse: " << (layer.reverse ? "true" : "false")
+         << "\n    keep_order: " << (layer.keepOrder ? "true" : "false")
+         << "\n    unroll: " << layer.unroll << "\n";
+    } else {
+      os << "    type: Bidirectional\n    forward_rnn: {cell: "
+         << cellYaml(layer.cell, layer) << ", unroll: " << layer.unroll
+         << "}\n    backward_rnn: {cell: " << cellYaml(layer.backwardCell, layer)
+         << "}\n    merge_fn: " << layer.merge << "\n";
+    }
+    os << "    return_carry: " << (layer.returnCarry ? "true" : "false")
+       << "\n    initial_carry: " << (layer.initInput ? "input" : "zeros")
+       << "\n";
+  }
+  return os.str();
+}
+
+/// Random weights with every key the spec expects.
+ParamTree randomWeights(const spec::Model &model, std::mt19937 &rng) {
+  std::uniform_real_distribution<float> dist(-0.5f, 0.5f);
+  ParamTree tree;
+  for (size_t k = 0; k < model.layers.size(); ++k)
+    for (const spec::RNN *rnn : spec::layerDirections(model.layers[k])) {
+      auto specs = expectedCellParams(rnn->cell, model.paramsLayout,
+                                      rnn->cell.params,
+                                      rnnc::layerInputFeatures(model, k));
+      if (!specs)
+        continue;
+      for (const ParamSpec &param : *specs) {
+        Tensor tensor;
+        tensor.shape = param.shape;
+        tensor.data.resize(tensor.numElements());
+        for (float &v : tensor.data)
+          v = dist(rng);
+        tree[param.key] = std::move(tensor);
+      }
+    }
+  return tree;
+}
+
+class EquivalenceTest : public testing::TestWithParam<CaseConfig> {};
+
+TEST_P(EquivalenceTest, MatchesReference) {
+  const CaseConfig &config = GetParam();
+  std::string yaml = toYaml(config);
+  SCOPED_TRACE(yaml);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(yaml, config.name + ".yaml"),
+      llvm::SMLoc());
+  mlir::DialectRegistry registry;
+  registerCompilerDialects(registry);
+  mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &diag) {
+    diagnostics += diag.str() + "\n";
+    return mlir::success();
+  });
+
+  std::optional<spec::Model> model = spec::parseModel(sourceMgr, 1, ctx);
+  ASSERT_TRUE(model) << diagnostics;
+  std::mt19937 rng(std::hash<std::string>()(config.name) & 0xffffffff);
+  ParamTree tree = randomWeights(*model, rng);
+  auto params = bindParams(*model, tree, "random", sourceMgr, ctx);
+  ASSERT_TRUE(params) << diagnostics;
+  LoadedModel loaded{*model, *params};
+
+  CompileOptions options;
+  options.emit = Emit::Object;
+  mlir::FailureOr<Compiled> compiled =
+      compileModel(loaded, sourceMgr, options, ctx);
+  ASSERT_TRUE(mlir::succeeded(compiled)) << diagnostics;
+  auto library = ModelLibrary::load(*compiled, options.emit, model->name,
+                                    mlir::UnknownLoc::get(&ctx));
+  ASSERT_TRUE(library) << diagnostics;
+
+  // Inputs, in the entry point's order, and the reference's view of them.
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  reference::Inputs refInputs;
+  std::vector<std::vector<float>> floats(compiled->parameters.size());
+  std::vector<int32_t> lengths;
+  std::vector<void *> pointers;
+  int64_t rows = 1;
+  for (int b : config.batch)
+    rows *= b;
+  for (auto [i, param] : llvm::enumerate(compiled->parameters)) {
+    int64_t size = spec::numElements(param.shape);
+    if (param.isLengths) {
+      // The first rows exercise T, 1 and 0; the rest are random.
+      std::uniform_int_distribution<int32_t> length(1, config.time);
+      for (int64_t b = 0; b < rows; ++b)
+        lengths.push_back(b == 0   ? config.time
+                          : b == 1 ? 1
+                          : b == 2 ? 0
+                                   : length(rng));
+      refInputs.seqLengths.emplace(lengths.begin(), lengths.end());
+      pointers.push_back(lengths.data());
+      continue;
+    }
+    floats[i].resize(size);
+    if (!param.isOutput)
+      for (float &v : floats[i])
+        v = dist(rng);
+    pointers.push_back(floats[i].data());
+    if (param.isOutput)
+      continue;
+    reference::Array array{param.shape, {floats[i].begin(), floats[i].end()}};
+    if (param.name == "x")
+      refInputs.x = std::move(array);
+    else
+      refInputs.initialCarry[param.name] = std::move(array);
+  }
+  ASSERT_EQ(library->run(pointers), 0);
+
+  llvm::Expected<reference::Outputs> expected =
+      reference::run(*model, *params, refInputs);
+  ASSERT_TRUE(bool(expected)) << llvm::toString(expected.takeError());
+  size_t compared = 0;
+  for (auto [i, param] : llvm::enumerate(compiled->parameters)) {
+    if (!param.isOutput)
+      continue;
+    const reference::Array &want = param.name == "y"
+                                       ? expected->y
+                                       : expected->carries.at(param.name);
+    ASSERT_EQ(want.shape, param.shape) << param.name;
+    double worst = 0;
+    for (size_t e = 0; e < want.data.size(); ++e) {
+      double error = std::abs(floats[i][e] - want.data[e]);
+      worst = std::max(worst, error);
+      ASSERT_LE(error, 1e-5 + 1e-4 * std::abs(want.data[e]))
+          << param.name << "[" << e << "]: got " << floats[i][e]
+          << ", expected " << want.data[e];
+    }
+    RecordProperty(param.name, std::to_string(worst));
+    ++compared;
+  }
+  EXPECT_EQ(compared, 1 + expected->carries.size());
+}
+
+/// The matrix, as a list of small models.
+std::vector<CaseConfig> cases() {
+  std::vector<CaseConfig> all;
+  struct Cell {
+    std::string name, type, layout, extra;
+  };
+  std::vector<Cell> cells = {
+      {"lstm", "LSTMCell", "linen", ""},
+      {"optimized_lstm", "OptimizedLSTMCell", "linen", ""},
+      {"gru", "GRUCell", "linen", ""},
+      {"mgu", "MGUCell", "linen", ""},
+      {"mgu_no_reset", "MGUCell", "linen", "reset_gate: false"},
+      {"simple", "SimpleCell", "linen", ""},
+      {"simple_residual", "SimpleCell", "linen", "residual: true"},
+      {"nnx_lstm", "LSTMCell", "nnx", ""},
+      {"nnx_optimized_lstm", "OptimizedLSTMCell", "nnx", ""},
+      {"nnx_gru", "GRUCell", "nnx", ""},
+      {"nnx_simple", "SimpleCell", "nnx", ""},
+      {"lstm_hard_gates", "LSTMCell", "linen",
+       "gate_fn: hard_sigmoid, activation_fn: hard_tanh"},
+      {"gru_relu_elu", "GRUCell", "linen", "gate_fn: silu, activation_fn: elu"},
+      {"mgu_relu", "MGUCell", "linen", "activation_fn: relu"},
+      {"simple_identity", "SimpleCell", "linen", "activation_fn: identity"},
+  };
+  for (const Cell &cell : cells) {
+    int features = cell.extra.find("residual") != std::string::npos ? 3 : 4;
+    auto base = [&](const std::string &suffix) {
+      CaseConfig config;
+      config.name = cell.name + "_" + suffix;
+      config.layout = cell.layout;
+      config.layers[0].cell = cell.type;
+      config.layers[0].cellExtra = cell.extra;
+      config.layers[0].features = features;
+      return config;
+    };
+    // Lengths, reverse with keep_order, final carry, unroll 1.
+    CaseConfig a = base("lengths_reverse_keep_order");
+    a.layers[0].reverse = a.layers[0].keepOrder = true;
+    all.push_back(a);
+    // Unbatched, time-major, no lengths, unroll 3 of T = 4 (a remainder).
+    CaseConfig b = base("unbatched_time_major_unroll3");
+    b.batch = {};
+    b.time = 4;
+    b.timeMajor = true;
+    b.lengths = false;
+    b.layers[0].unroll = 3;
+    all.push_back(b);
+    // Two batch dims, reverse only, initial carry, unroll = T.
+    CaseConfig c = base("two_batch_dims_reverse_init_unroll_t");
+    c.batch = {2, 2};
+    c.time = 6;
+    c.layers[0].reverse = true;
+    c.layers[0].initInput = true;
+    c.layers[0].unroll = 6;
+    all.push_back(c);
+    // Time-major with lengths, zero padded outputs, no final carry.
+    CaseConfig d = base("time_major_zero_padded");
+    d.timeMajor = true;
+    d.zeroPadded = true;
+    d.batch = {4};
+    d.layers[0].returnCarry = false;
+    all.push_back(d);
+  }
+
+  // ConvLSTM over 2-D and 1-D frames.
+  for (bool twoD : {true, false}) {
+    CaseConfig conv;
+    conv.name = twoD ? "conv_lstm_2d_lengths_reverse" : "conv_lstm_1d_init";
+    conv.batch = {2};
+    conv.time = 4;
+    conv.features = twoD ? "[5, 4, 2]" : "[6, 3]";
+    conv.layers[0].cell = "ConvLSTMCell";
+    conv.layers[0].features = 3;
+    conv.layers[0].cellExtra = twoD ? "kernel_size: [3, 3]" : "kernel_size: [2]";
+    conv.layers[0].reverse = conv.layers[0].keepOrder = twoD;
+    conv.layers[0].initInput = !twoD;
+    conv.layers[0].unroll = 3;
+    all.push_back(conv);
+  }
+
+  // Bidirectional: every merge, mixed cells, carries and initial carries.
+  for (std::string merge : {"concat", "add", "mul", "mean"}) {
+    CaseConfig bidi;
+    bidi.name = "bidirectional_" + merge;
+    bidi.batch = {2, 3};
+    bidi.layers[0].cell = "LSTMCell";
+    bidi.layers[0].backwardCell = merge == "concat" ? "GRUCell" : "MGUCell";
+    bidi.layers[0].merge = merge;
+    bidi.layers[0].initInput = merge == "add";
+    bidi.layers[0].unroll = 2;
+    all.push_back(bidi);
+  }
+  CaseConfig bidiTimeMajor;
+  bidiTimeMajor.name = "bidirectional_time_major_no_lengths";
+  bidiTimeMajor.timeMajor = true;
+  bidiTimeMajor.lengths = false;
+  bidiTimeMajor.layers[0].cell = "SimpleCell";
+  bidiTimeMajor.layers[0].backwardCell = "SimpleCell";
+  all.push_back(bidiTimeMajor);
+
+  // Stacks of three layers.
+  CaseConfig stack;
+  stack.name = "stack_lstm_bidi_mgu";
+  stack.layers.resize(3);
+  stack.layers[0].cell = "LSTMCell";
+  stack.layers[1].cell = "GRUCell";
+  stack.layers[1].backwardCell = "SimpleCell";
+  stack.layers[1].unroll = 5;
+  stack.layers[2].cell = "MGUCell";
+  stack.layers[2].reverse = stack.layers[2].keepOrder = true;
+  stack.layers[2].initInput = true;
+  stack.layers[2].unroll = 3;
+  all.push_back(stack);
+  CaseConfig stack3 = stack;
+  stack3.name = "stack_three_lstm_time_major_unbatched";
+  stack3.batch = {};
+  stack3.lengths = false;
+  stack3.timeMajor = true;
+  for (LayerConfig &layer : stack3.layers) {
+    layer = LayerConfig();
+    layer.features = 5;
+  }
+  stack3.layers[1].returnCarry = false;
+  all.push_back(stack3);
+  return all;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Matrix, EquivalenceTest, testing::ValuesIn(cases()),
+    [](const testing::TestParamInfo<CaseConfig> &info) {
+      return info.param.name;
+    });
+
+} // namespace
