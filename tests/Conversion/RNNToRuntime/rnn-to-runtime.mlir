@@ -1,5 +1,4 @@
 // RUN: rnn-opt %s --convert-rnn-to-runtime --split-input-file | FileCheck %s
-// RUN: rnn-opt %s --convert-rnn-to-runtime --split-input-file --verify-diagnostics > /dev/null
 
 /// flip_sequences calls rnnrt_flip_sequences_f32(in, out, lengths, batch,
 /// time, feature, time_major); buffers are passed as memref<1xT> at the
@@ -51,14 +50,4 @@ func.func @select_two_batch_dims_and_unbatched(%s: tensor<7x2x3x5xf32>, %len: te
   %a = rnn.select_last_carry %s, %len, %init : tensor<7x2x3x5xf32>, tensor<2x3xi32>, tensor<2x3x5xf32>
   %b = rnn.select_last_carry %s0, %len0, %init0 : tensor<7x5xf32>, tensor<i32>, tensor<5xf32>
   return %a, %b : tensor<2x3x5xf32>, tensor<5xf32>
-}
-
-// -----
-
-/// The runtime has f32 kernels only.
-
-func.func @negative_f64_flip(%x: tensor<4x6x3xf64>) -> tensor<4x6x3xf64> {
-  // expected-error @+1 {{'rnn.flip_sequences' op is only available in the runtime for f32, got 'f64'}}
-  %a = rnn.flip_sequences %x {num_batch_dims = 1 : i64} : tensor<4x6x3xf64>
-  return %a : tensor<4x6x3xf64>
 }
