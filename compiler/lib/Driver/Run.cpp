@@ -8,6 +8,7 @@
 
 #include "rnn/Driver/Driver.h"
 #include "rnn/Driver/ModelLibrary.h"
+#include "rnn/Spec/ModelShapes.h"
 #include "rnn/Weights/Npz.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -26,12 +27,6 @@ using weights::DType;
 
 namespace {
 
-std::string shapeText(ArrayRef<int64_t> shape) {
-  std::string text = "[";
-  for (auto [i, dim] : llvm::enumerate(shape))
-    text += (i ? ", " : "") + std::to_string(dim);
-  return text + "]";
-}
 
 /// Host-side buffers for every entry point parameter, filled from `inputs`.
 struct Buffers {
@@ -57,12 +52,12 @@ LogicalResult fillBuffers(ArrayRef<EntryParameter> parameters,
     const Array *array = inputs.lookup(param.name);
     if (!array)
       return emitError(loc) << "the inputs have no array '" << param.name
-                            << "' (expected shape " << shapeText(param.shape)
+                            << "' (expected shape " << spec::formatShape(param.shape)
                             << ")";
     if (array->shape != param.shape)
       return emitError(loc) << "input '" << param.name << "' has shape "
-                            << shapeText(array->shape) << ", expected "
-                            << shapeText(param.shape);
+                            << spec::formatShape(array->shape) << ", expected "
+                            << spec::formatShape(param.shape);
     if (param.isLengths) {
       auto values = weights::toInt64(*array);
       if (!values)

@@ -1,6 +1,7 @@
 //===- Array.cpp - Raw arrays read from weights files ---------------------===//
 
 #include "rnn/Weights/Array.h"
+#include "rnn/Spec/ModelShapes.h"
 
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
@@ -71,27 +72,18 @@ llvm::Error rnnc::weights::checkShape(llvm::ArrayRef<int64_t> shape,
     if (llvm::MulOverflow(n, d, n))
       return llvm::createStringError("%s: shape %s is too large",
                                      what.str().c_str(),
-                                     formatShape(shape).c_str());
+                                     spec::formatShape(shape).c_str());
   }
   int64_t bytes = 0;
   if (llvm::MulOverflow(n, int64_t(dtypeSize(dtype)), bytes))
     return llvm::createStringError("%s: shape %s is too large",
                                    what.str().c_str(),
-                                   formatShape(shape).c_str());
+                                   spec::formatShape(shape).c_str());
   numElements = n;
   numBytes = bytes;
   return llvm::Error::success();
 }
 
-std::string rnnc::weights::formatShape(llvm::ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i)
-      s += ", ";
-    s += std::to_string(shape[i]);
-  }
-  return s + "]";
-}
 
 float rnnc::weights::halfToFloat(uint16_t bits) {
   uint32_t sign = uint32_t(bits & 0x8000) << 16;

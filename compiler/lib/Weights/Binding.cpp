@@ -1,6 +1,7 @@
 //===- Binding.cpp - Checking weights against a model spec ----------------===//
 
 #include "rnn/Weights/Binding.h"
+#include "rnn/Spec/ModelShapes.h"
 #include "rnn/Weights/Array.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -12,7 +13,6 @@
 using namespace rnnc;
 using namespace rnnc::spec;
 using llvm::StringRef;
-using weights::formatShape;
 
 /// Flax's class name of `kind`, for messages. (spec::stringify lives in the
 /// Spec library, which this one does not depend on.)
@@ -55,31 +55,8 @@ std::string rnnc::defaultParamsPath(const Layer &layer, Direction direction) {
                                                        : "/backward_rnn/cell");
 }
 
-int64_t rnnc::layerOutputFeatures(const Layer &layer) {
-  if (!layer.isBidirectional())
-    return layer.rnn.cell.features;
-  int64_t forward = layer.forward.cell.features;
-  if (layer.merge == Merge::Concat)
-    return forward + layer.backward.cell.features;
-  return forward;
-}
 
-int64_t rnnc::layerInputFeatures(const Model &model, size_t layerIndex) {
-  if (layerIndex == 0)
-    return model.features.empty() ? 0 : model.features.back();
-  if (layerIndex > model.layers.size())
-    return 0;
-  return layerOutputFeatures(model.layers[layerIndex - 1]);
-}
 
-std::vector<int64_t> rnnc::layerInputShape(const Model &model,
-                                           size_t layerIndex) {
-  std::vector<int64_t> shape = model.features;
-  if (shape.empty())
-    shape.push_back(0);
-  shape.back() = layerInputFeatures(model, layerIndex);
-  return shape;
-}
 
 namespace {
 /// How to build one cell's CellParams: the params it expects (relative to
@@ -280,7 +257,7 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
            (cell.kernelSize.empty() ||
             llvm::any_of(cell.kernelSize, [](int64_t k) { return k <= 0; })))
     error(loc) << "ConvLSTMCell of layer '" << layer.name
-               << "' has kernel_size " << formatShape(cell.kernelSize)
+               << "' has kernel_size " << spec::formatShape(cell.kernelSize)
                << ", expected positive sizes";
   else if (!(recipe = recipeFor(cell, model.paramsLayout, in)))
     error(loc) << kindName(cell.kind)
@@ -301,7 +278,7 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
     auto it = tree.find(key);
     if (it == tree.end()) {
       error(loc) << "missing param '" << key << "' with shape "
-                 << formatShape(param.shape) << " in '" << weightsPath << "'";
+                 << spec::formatShape(param.shape) << " in '" << weightsPath << "'";
       missing.push_back(key);
       ok = false;
       continue;
@@ -310,14 +287,14 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
     const Tensor &tensor = it->second;
     if (tensor.shape != param.shape) {
       error(loc) << "param '" << key << "' in '" << weightsPath
-                 << "' has shape " << formatShape(tensor.shape) << ", expected "
-                 << formatShape(param.shape);
+                 << "' has shape " << spec::formatShape(tensor.shape) << ", expected "
+                 << spec::formatShape(param.shape);
       ok = false;
     } else if (int64_t(tensor.data.size()) != tensor.numElements()) {
       error(loc) << "param '" << key << "' in '" << weightsPath << "' has "
                  << tensor.data.size() << " values, expected "
                  << tensor.numElements() << " for shape "
-                 << formatShape(tensor.shape);
+                 << spec::formatShape(tensor.shape);
       ok = false;
     }
     found[param.key] = &tensor;
@@ -377,7 +354,8 @@ std::optional<std::vector<LayerParams>> Binder::run() {
   std::vector<LayerParams> result;
   for (size_t i = 0; i < model.layers.size(); ++i) {
     const Layer &layer = model.layers[i];
-    int64_t in = layerInputFeatures(model, i);
+    spec::Shape inShape = spec::layerInputFeatures(model, i);
+    int64_t in = inShape.empty() ? 0 : inShape.back();
     if (!layer.isBidirectional()) {
       if (std::optional<CellParams> cell =
               bindCell(layer, layer.rnn, Direction::Forward, in))

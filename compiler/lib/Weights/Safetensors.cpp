@@ -1,6 +1,7 @@
 //===- Safetensors.cpp - .safetensors files -------------------------------===//
 
 #include "rnn/Weights/Safetensors.h"
+#include "rnn/Spec/ModelShapes.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -85,7 +86,7 @@ static llvm::Expected<Array> parseTensor(StringRef name,
   if (end - begin != bytes)
     return bad("data_offsets span " + llvm::Twine(end - begin) +
                " bytes, expected " + llvm::Twine(bytes) + " for " +
-               dtypeName(array.dtype) + formatShape(array.shape));
+               dtypeName(array.dtype) + rnnc::spec::formatShape(array.shape));
   StringRef slice = body.slice(begin, end);
   array.bytes.assign(slice.bytes_begin(), slice.bytes_end());
   return array;

@@ -1,6 +1,7 @@
 //===- WeightsFile.cpp - Reading a weights file into a ParamTree ----------===//
 
 #include "rnn/Weights/WeightsFile.h"
+#include "rnn/Spec/ModelShapes.h"
 #include "rnn/Weights/Npz.h"
 #include "rnn/Weights/Safetensors.h"
 
@@ -91,7 +92,7 @@ void rnnc::printParamTree(llvm::raw_ostream &os, const ParamTree &tree) {
     for (size_t i = common; i + 1 < parts.size(); ++i)
       os.indent(2 * i) << parts[i] << "/\n";
     os.indent(2 * (parts.size() - 1))
-        << parts.back() << "  float32" << formatShape(tensor.shape) << "\n";
+        << parts.back() << "  float32" << spec::formatShape(tensor.shape) << "\n";
     parameters += tensor.numElements();
     previous = parts;
   }

@@ -101,7 +101,7 @@ ParamTree randomWeights(const spec::Model &model, std::mt19937 &rng) {
     for (const spec::RNN *rnn : spec::layerDirections(model.layers[k])) {
       auto specs = expectedCellParams(rnn->cell, model.paramsLayout,
                                       rnn->cell.params,
-                                      rnnc::layerInputFeatures(model, k));
+                                      spec::layerInputFeatures(model, k).back());
       if (!specs)
         continue;
       for (const ParamSpec &param : *specs) {

@@ -8,6 +8,7 @@
 #include "TestUtil.h"
 
 #include "rnn/Weights/Binding.h"
+#include "rnn/Spec/ModelShapes.h"
 #include "rnn/Weights/WeightsFile.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -145,21 +146,19 @@ TEST_F(BindingTest, LayerInputFeatures) {
        biLayer("c", makeCell(CellKind::GRU, 6), makeCell(CellKind::GRU, 6),
                Merge::Mean),
        rnnLayer("d", makeCell(CellKind::Simple, 2))});
-  EXPECT_EQ(layerInputFeatures(model, 0), 7);
-  EXPECT_EQ(layerInputFeatures(model, 1), 4);
-  EXPECT_EQ(layerInputFeatures(model, 2), 8); // concat 3 + 5
-  EXPECT_EQ(layerInputFeatures(model, 3), 6); // mean
-  EXPECT_EQ(layerInputFeatures(model, 4), 2); // the model's output
-  EXPECT_EQ(layerInputFeatures(model, 5), 0);
+  // Binding reads the input size of each cell from the spec's shapes.
+  EXPECT_EQ(spec::layerInputFeatures(model, 0), spec::Shape{7});
+  EXPECT_EQ(spec::layerInputFeatures(model, 1), spec::Shape{4});
+  EXPECT_EQ(spec::layerInputFeatures(model, 2), spec::Shape{8}); // 3 + 5
+  EXPECT_EQ(spec::layerInputFeatures(model, 3), spec::Shape{6}); // mean
+  EXPECT_EQ(spec::layerOutputFeatures(model, 3), spec::Shape{2});
 
   spec::Cell conv = makeCell(CellKind::ConvLSTM, 6);
   conv.kernelSize = {3, 3};
   spec::Model convModel =
       makeModel({8, 9, 2}, {rnnLayer("c1", conv), rnnLayer("c2", conv)});
-  EXPECT_EQ(layerInputFeatures(convModel, 0), 2);
-  EXPECT_EQ(layerInputFeatures(convModel, 1), 6);
-  EXPECT_EQ(layerInputShape(convModel, 0), (std::vector<int64_t>{8, 9, 2}));
-  EXPECT_EQ(layerInputShape(convModel, 1), (std::vector<int64_t>{8, 9, 6}));
+  EXPECT_EQ(spec::layerInputFeatures(convModel, 0), (spec::Shape{8, 9, 2}));
+  EXPECT_EQ(spec::layerInputFeatures(convModel, 1), (spec::Shape{8, 9, 6}));
 }
 
 TEST_F(BindingTest, LinenLSTMAndOptimizedLSTM) {

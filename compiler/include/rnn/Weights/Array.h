@@ -52,8 +52,6 @@ llvm::Error checkShape(llvm::ArrayRef<int64_t> shape, DType dtype,
                        llvm::StringRef what, int64_t &numElements,
                        uint64_t &numBytes);
 
-/// "[2, 3]" (and "[]" for a scalar).
-std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
 /// IEEE binary16 and bfloat16 bit patterns to float (exact).
 float halfToFloat(uint16_t bits);

@@ -51,24 +51,8 @@ enum class Direction { Forward, Backward };
 /// `<layer>/backward_rnn/cell` for a Bidirectional one.
 std::string defaultParamsPath(const spec::Layer &layer, Direction direction);
 
-/// Size of the feature axis (the last axis) of what layer `layerIndex`
-/// reads: model.features.back() for layer 0 (I, or the channels C of a
-/// ConvLSTM input [spatial..., C]), else the previous layer's output
-/// features. `layerIndex == layers.size()` gives the model's output
-/// features. Returns 0 when the model has no features or the index is out
-/// of range.
-int64_t layerInputFeatures(const spec::Model &model, size_t layerIndex);
 
-/// Size of the feature axis of what `layer` outputs: the cell's features
-/// for an RNN layer; Hf + Hb for a concat Bidirectional, else Hf (add, mul
-/// and mean need Hf == Hb). ConvLSTM outputs [spatial..., F]: F.
-int64_t layerOutputFeatures(const spec::Layer &layer);
 
-/// The full per-step input shape of layer `layerIndex` without batch and
-/// time: model.features with the last axis replaced by
-/// layerInputFeatures() (spatial dims are kept by ConvLSTM layers).
-std::vector<int64_t> layerInputShape(const spec::Model &model,
-                                     size_t layerIndex);
 
 /// One param a cell expects: its full '/'-joined key and shape.
 struct ParamSpec {
