@@ -20,6 +20,8 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%rnn_src_root", config.rnn_src_root))
 config.substitutions.append(("%rnn_lib_dir", config.rnn_lib_dir))
+# The build tree itself, for scripts that take one (examples/run_example.sh).
+config.substitutions.append(("%rnn_build_dir", config.rnn_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 # Strict C99: the contract for generated C and the runtime.
 config.substitutions.append(
