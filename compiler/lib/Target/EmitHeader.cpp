@@ -72,6 +72,11 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
   spec::Shape inputFeatures = spec::layerInputFeatures(model, 0);
   os << "#define " << prefix << "INPUT_FEATURES " << spec::numElements(inputFeatures)
      << "\n";
+  // ConvLSTM inputs have spatial dims before their channels.
+  if (inputFeatures.size() > 1)
+    for (auto [i, dim] : llvm::enumerate(inputFeatures))
+      os << "#define " << prefix << "INPUT_FEATURE_DIM_" << i << " " << dim
+         << "\n";
   os << "#define " << prefix << "OUTPUT_FEATURES "
      << spec::numElements(spec::layerOutputFeatures(model, model.layers.size() - 1))
      << "\n";
@@ -98,11 +103,14 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
   }
 
   os << "\n/* Status codes of " << entryName << ". */\n"
-     << "#define " << prefix << "OK 0\n"
-     << "#define " << prefix
-     << "ERROR_SEQ_LENGTH 1 /* a sequence length < 0 or > " << prefix
-     << "TIME */\n"
-     << "#define " << prefix << "ERROR_ARGUMENT 2 /* seq_lengths is NULL */\n\n";
+     << "#define " << prefix << "OK 0\n";
+  // Only a model with sequence lengths checks anything at run time.
+  if (model.seqLengths)
+    os << "#define " << prefix
+       << "ERROR_SEQ_LENGTH 1 /* a sequence length < 0 or > " << prefix
+       << "TIME */\n"
+       << "#define " << prefix << "ERROR_ARGUMENT 2 /* seq_lengths is NULL */\n";
+  os << "\n";
 
   os << "/* Runs the model. Inputs, then outputs, then the workspace:\n";
   SmallVector<std::string> params;
