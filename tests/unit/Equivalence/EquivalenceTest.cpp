@@ -23,6 +23,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <sstream>
 
@@ -116,6 +117,20 @@ ParamTree randomWeights(const spec::Model &model, std::mt19937 &rng) {
   return tree;
 }
 
+/// The worst error over every model this process ran, and how close it came
+/// to the tolerance, printed at the end of the run.
+struct WorstError : testing::Environment {
+  static inline double abs = 0, ratio = 0;
+  static inline int models = 0;
+  void TearDown() override {
+    std::printf("equivalence: %d models; worst abs error %.3g; worst "
+                "error / tolerance %.3g\n",
+                models, abs, ratio);
+  }
+};
+testing::Environment *const worstError =
+    testing::AddGlobalTestEnvironment(new WorstError);
+
 class EquivalenceTest : public testing::TestWithParam<CaseConfig> {};
 
 TEST_P(EquivalenceTest, MatchesReference) {
@@ -204,8 +219,11 @@ TEST_P(EquivalenceTest, MatchesReference) {
     double worst = 0;
     for (size_t e = 0; e < want.data.size(); ++e) {
       double error = std::abs(floats[i][e] - want.data[e]);
+      double tolerance = 1e-5 + 1e-4 * std::abs(want.data[e]);
       worst = std::max(worst, error);
-      ASSERT_LE(error, 1e-5 + 1e-4 * std::abs(want.data[e]))
+      WorstError::abs = std::max(WorstError::abs, error);
+      WorstError::ratio = std::max(WorstError::ratio, error / tolerance);
+      ASSERT_LE(error, tolerance)
           << param.name << "[" << e << "]: got " << floats[i][e]
           << ", expected " << want.data[e];
     }
@@ -213,6 +231,7 @@ TEST_P(EquivalenceTest, MatchesReference) {
     ++compared;
   }
   EXPECT_EQ(compared, 1 + expected->carries.size());
+  ++WorstError::models;
 }
 
 /// The matrix, as a list of small models.
