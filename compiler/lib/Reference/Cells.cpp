@@ -8,6 +8,8 @@
 #include "Cells.h"
 #include "Arrays.h"
 
+#include "rnn/Spec/ModelShapes.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -39,44 +41,9 @@ double detail::activate(Activation fn, double x) {
   return x;
 }
 
-/// Flax's name of a cell kind. Kept here rather than using spec::stringify
-/// so that this library does not depend on the Spec library.
-static const char *cellName(CellKind kind) {
-  switch (kind) {
-  case CellKind::LSTM:
-    return "LSTMCell";
-  case CellKind::OptimizedLSTM:
-    return "OptimizedLSTMCell";
-  case CellKind::GRU:
-    return "GRUCell";
-  case CellKind::MGU:
-    return "MGUCell";
-  case CellKind::Simple:
-    return "SimpleCell";
-  case CellKind::ConvLSTM:
-    return "ConvLSTMCell";
-  }
-  return "cell";
-}
 
 static double sigmoid(double x) { return activate(Activation::Sigmoid, x); }
 
-/// The number of gate blocks G of a cell in the fused layout.
-static int64_t numGates(CellKind kind) {
-  switch (kind) {
-  case CellKind::LSTM:
-  case CellKind::OptimizedLSTM:
-  case CellKind::ConvLSTM:
-    return 4;
-  case CellKind::GRU:
-    return 3;
-  case CellKind::MGU:
-    return 2;
-  case CellKind::Simple:
-    return 1;
-  }
-  return 1;
-}
 
 //===----------------------------------------------------------------------===//
 // Shapes
@@ -91,7 +58,7 @@ detail::carryShape(const spec::Cell &cell, llvm::ArrayRef<int64_t> input,
   if (cell.kind != CellKind::ConvLSTM) {
     if (input.size() != 1)
       return makeError("expected per-step inputs of rank 1 for " + what + " (" +
-                       cellName(cell.kind) + "), found shape " +
+                       stringify(cell.kind) + "), found shape " +
                        shapeString(input));
     return std::vector<int64_t>{cell.features};
   }

@@ -14,25 +14,6 @@ using namespace rnnc;
 using namespace rnnc::spec;
 using llvm::StringRef;
 
-/// Flax's class name of `kind`, for messages. (spec::stringify lives in the
-/// Spec library, which this one does not depend on.)
-static const char *kindName(CellKind kind) {
-  switch (kind) {
-  case CellKind::LSTM:
-    return "LSTMCell";
-  case CellKind::OptimizedLSTM:
-    return "OptimizedLSTMCell";
-  case CellKind::GRU:
-    return "GRUCell";
-  case CellKind::MGU:
-    return "MGUCell";
-  case CellKind::Simple:
-    return "SimpleCell";
-  case CellKind::ConvLSTM:
-    return "ConvLSTMCell";
-  }
-  return "cell";
-}
 
 static const char *mergeName(Merge merge) {
   switch (merge) {
@@ -247,7 +228,7 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
 
   std::optional<Recipe> recipe;
   if (cell.features <= 0)
-    error(loc) << kindName(cell.kind) << " of layer '" << layer.name
+    error(loc) << stringify(cell.kind) << " of layer '" << layer.name
                << "' has features " << cell.features
                << ", expected a positive number";
   else if (in <= 0)
@@ -260,7 +241,7 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
                << "' has kernel_size " << spec::formatShape(cell.kernelSize)
                << ", expected positive sizes";
   else if (!(recipe = recipeFor(cell, model.paramsLayout, in)))
-    error(loc) << kindName(cell.kind)
+    error(loc) << stringify(cell.kind)
                << " has no params in the nnx layout (nnx provides LSTMCell, "
                   "OptimizedLSTMCell, GRUCell and SimpleCell)";
   if (!recipe) {
