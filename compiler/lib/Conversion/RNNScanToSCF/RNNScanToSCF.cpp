@@ -71,29 +71,35 @@ struct ScanLowering {
   Value lengths; ///< null without seq_lengths
   bool captureCarry;
 
+  /// Offsets, sizes and strides of the slice at time `t` of a sequence.
+  struct TimeSlice {
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+  };
+  TimeSlice timeSlice(OpBuilder &b, Value sequence, OpFoldResult t) {
+    auto type = cast<RankedTensorType>(sequence.getType());
+    TimeSlice slice;
+    slice.offsets.assign(type.getRank(), b.getIndexAttr(0));
+    slice.strides.assign(type.getRank(), b.getIndexAttr(1));
+    for (int64_t dim : type.getShape())
+      slice.sizes.push_back(b.getIndexAttr(dim));
+    slice.offsets[timeAxis] = t;
+    slice.sizes[timeAxis] = b.getIndexAttr(1);
+    return slice;
+  }
+
   /// The input at time `t`, without its time axis.
   Value stepInput(OpBuilder &b, OpFoldResult t) {
-    auto type = cast<RankedTensorType>(input.getType());
-    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-    for (int64_t dim : type.getShape())
-      sizes.push_back(b.getIndexAttr(dim));
-    offsets[timeAxis] = t;
-    sizes[timeAxis] = b.getIndexAttr(1);
+    TimeSlice slice = timeSlice(b, input, t);
     auto stepType = cast<RankedTensorType>(op.getStepInputArg().getType());
-    return tensor::ExtractSliceOp::create(b, loc, stepType, input, offsets,
-                                          sizes, strides);
+    return tensor::ExtractSliceOp::create(b, loc, stepType, input,
+                                          slice.offsets, slice.sizes,
+                                          slice.strides);
   }
 
   /// `outputs` with the step output `y` stored at time `t`.
   Value storeOutput(OpBuilder &b, OpFoldResult t, Value y, Value outputs) {
-    auto type = cast<RankedTensorType>(outputs.getType());
-    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-    for (int64_t dim : type.getShape())
-      sizes.push_back(b.getIndexAttr(dim));
-    offsets[timeAxis] = t;
-    sizes[timeAxis] = b.getIndexAttr(1);
+    TimeSlice slice = timeSlice(b, outputs, t);
+    auto &[offsets, sizes, strides] = slice;
     // Copy into the destination slice (a linalg.copy, which becomes loops)
     // so the insertion itself bufferizes in place, without a strided
     // memref.copy that would need a runtime helper.
