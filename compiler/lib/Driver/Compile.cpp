@@ -129,8 +129,18 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     }
   }
   if (options.emit == Emit::C) {
-    emitError(module->getLoc()) << "the C output is not available yet";
-    return failure();
+    // The C path keeps the rnn.* argument attributes: they say which
+    // parameters are `const` and which is the workspace.
+    PassManager toC(&ctx);
+    buildBuffersToEmitCPipeline(toC);
+    if (failed(toC.run(*module)))
+      return failure();
+    llvm::raw_string_ostream os(compiled.code);
+    if (llvm::Error error = emitC(*module, os)) {
+      emitError(module->getLoc()) << llvm::toString(std::move(error));
+      return failure();
+    }
+    return compiled;
   }
   // rnn.* attributes named the parameters for the header; LLVM has no use
   // for them.

@@ -86,8 +86,11 @@ std::unique_ptr<ModelLibrary> ModelLibrary::load(const Compiled &compiled,
   }
   std::vector<std::string> args{"-shared", "-fPIC", "-O2", "-o", shared,
                                 source, RNN_RUNTIME_LIBRARY, "-lm"};
+  // Generated C must build under the contract's strict flags: every C run
+  // checks it.
   if (emit == Emit::C)
-    args.insert(args.begin(), {"-std=c99", "-I", RNN_RUNTIME_INCLUDE_DIR});
+    args.insert(args.begin(), {"-std=c99", "-Wall", "-Wextra", "-Werror",
+                               "-pedantic", "-I", RNN_RUNTIME_INCLUDE_DIR});
   if (auto failure = execute("cc", args)) {
     emitError(loc) << *failure;
     return nullptr;

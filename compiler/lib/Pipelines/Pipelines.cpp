@@ -37,9 +37,14 @@ constexpr llvm::StringLiteral kBuffersToLLVM =
     "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
     "convert-cf-to-llvm,reconcile-unrealized-casts";
 
+/// Buffers become C pointers (rnn-convert-buffers-to-emitc); affine.apply
+/// (convolutions) becomes arith first, and maximumf and friends compares and
+/// selects, since C has no NaN-propagating max. The entry point then gets its
+/// header's signature, and form-expressions folds single-use values into C
+/// expressions.
 constexpr llvm::StringLiteral kBuffersToEmitC =
-    "lower-affine,fold-memref-alias-ops,math-expand-ops{ops=tanh},"
-    "convert-to-emitc,canonicalize";
+    "lower-affine,arith-expand,rnn-convert-buffers-to-emitc,"
+    "rnn-emitc-entry-abi,form-expressions";
 
 void addPipeline(OpPassManager &pm, StringRef pipeline) {
   // The strings are constants of this file: a parse error is a bug here.

@@ -25,6 +25,11 @@ enum class NativeFile { Object, Assembly, LLVMIR };
 llvm::Error emitNative(mlir::ModuleOp module, const TargetOptions &options,
                        NativeFile kind, llvm::raw_pwrite_stream &os);
 
+/// Writes `module` (in the EmitC dialect, after --rnn-lower-to-c) as a C99
+/// source file: a banner, the include of the model's header (the entry point
+/// `<name>_run` names it `<name>.h`), then the translated module.
+llvm::Error emitC(mlir::ModuleOp module, llvm::raw_ostream &os);
+
 /// Writes the C header of `model`'s entry point, which `module` holds (on
 /// buffers, after bufferization; see --rnn-create-entry-point).
 llvm::Error emitHeader(mlir::ModuleOp module, const spec::Model &model,

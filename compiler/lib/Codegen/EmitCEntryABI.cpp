@@ -1,0 +1,119 @@
+//===- EmitCEntryABI.cpp - The header's C signature, in EmitC -------------===//
+
+#include "rnn/Codegen/Passes.h"
+#include "rnn/IR/RNNDialect.h"
+
+namespace mlir::rnn {
+#define GEN_PASS_DEF_RNNEMITCENTRYABIPASS
+#include "rnn/Codegen/Passes.h.inc"
+} // namespace mlir::rnn
+
+using namespace mlir;
+using namespace mlir::rnn;
+
+namespace {
+
+/// Aligns what follows it (a constant global) to 64 bytes where the
+/// compiler can say so; plain C99 has no way, and gets natural alignment.
+constexpr llvm::StringLiteral kAlignMacro = "RNNC_ALIGNED";
+constexpr llvm::StringLiteral kAlignDefinition =
+    "#ifndef RNNC_ALIGNED\n"
+    "#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
+    "#define RNNC_ALIGNED _Alignas(64)\n"
+    "#elif defined(__GNUC__)\n"
+    "#define RNNC_ALIGNED __attribute__((aligned(64)))\n"
+    "#else\n"
+    "#define RNNC_ALIGNED\n"
+    "#endif\n"
+    "#endif";
+
+/// The C name of a scalar type, for a `const T *` parameter.
+std::optional<StringRef> cScalarName(Type type) {
+  if (type.isF32())
+    return StringRef("float");
+  if (type.isF64())
+    return StringRef("double");
+  if (type.isInteger(1))
+    return StringRef("bool");
+  for (unsigned width : {8u, 16u, 32u, 64u})
+    if (type.isSignlessInteger(width) || type.isSignedInteger(width))
+      return StringRef(width == 8    ? "int8_t"
+                       : width == 16 ? "int16_t"
+                       : width == 32 ? "int32_t"
+                                     : "int64_t");
+  return std::nullopt;
+}
+
+/// Whether argument `name` is written by the model: its outputs are `y`
+/// and the final carries (the rule of rnnc's header, EmitHeader.cpp).
+bool isOutput(StringRef name) {
+  return name == "y" || name.starts_with("carry/");
+}
+
+/// Gives the parameters of `func` the types the header declares and casts
+/// them back at the entry; voids unused ones.
+LogicalResult applyEntryABI(emitc::FuncOp func) {
+  MLIRContext *ctx = func.getContext();
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  SmallVector<Type> inputs(func.getArgumentTypes());
+  for (BlockArgument arg : entry.getArguments()) {
+    unsigned i = arg.getArgNumber();
+    auto pointer = dyn_cast<emitc::PointerType>(arg.getType());
+    Type abiType = arg.getType();
+    if (func.getArgAttr(i, kWorkspaceAttrName)) {
+      if (!pointer)
+        return func.emitOpError("expected a pointer workspace, found ")
+               << arg.getType();
+      abiType = emitc::PointerType::get(emitc::OpaqueType::get(ctx, "void"));
+    } else if (auto name = func.getArgAttrOfType<StringAttr>(i, kNameAttrName);
+               name && pointer && !isOutput(name.getValue())) {
+      std::optional<StringRef> scalar = cScalarName(pointer.getPointee());
+      if (!scalar)
+        return func.emitOpError("cannot name the C type of input '")
+               << name.getValue() << "', found " << pointer.getPointee();
+      abiType = emitc::PointerType::get(
+          emitc::OpaqueType::get(ctx, ("const " + *scalar).str()));
+    }
+    if (abiType != arg.getType()) {
+      Type bodyType = arg.getType();
+      arg.setType(abiType);
+      inputs[i] = abiType;
+      if (!arg.use_empty()) {
+        auto cast = emitc::CastOp::create(b, arg.getLoc(), bodyType, arg);
+        arg.replaceAllUsesExcept(cast, cast);
+      }
+    }
+    if (arg.use_empty())
+      emitc::VerbatimOp::create(b, arg.getLoc(), "(void){};", ValueRange{arg});
+  }
+  func.setFunctionType(
+      FunctionType::get(ctx, inputs, func.getFunctionType().getResults()));
+  return success();
+}
+
+struct RNNEmitCEntryABIPass
+    : rnn::impl::RNNEmitCEntryABIPassBase<RNNEmitCEntryABIPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto func : module.getOps<emitc::FuncOp>())
+      if (!func.getBody().empty() && failed(applyEntryABI(func)))
+        return signalPassFailure();
+
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    Location loc = module.getLoc();
+    for (StringRef header : {"math.h", "stdbool.h", "stddef.h", "stdint.h"})
+      emitc::IncludeOp::create(b, loc, header, /*is_standard_include=*/true);
+    emitc::IncludeOp::create(b, loc, "rnnrt/rnnrt.h");
+    auto globals = llvm::to_vector(module.getOps<emitc::GlobalOp>());
+    if (globals.empty())
+      return;
+    emitc::VerbatimOp::create(b, loc, kAlignDefinition);
+    for (emitc::GlobalOp global : globals) {
+      b.setInsertionPoint(global);
+      emitc::VerbatimOp::create(b, global.getLoc(), kAlignMacro);
+    }
+  }
+};
+
+} // namespace
