@@ -4,9 +4,11 @@
 // variants), time-major, reverse / keep_order, sequence lengths (1, T and 0
 // included), return_carry, initial carries, Bidirectional with each merge
 // and mixed cells, stacks of three layers, zero, one and two batch dims,
-// unroll 1, 3 and T. Each is compiled by rnnc, run, and compared with the
-// double-precision reference within 1e-5 + 1e-4 * |reference|. Models are
-// compiled in this one process to keep the suite fast.
+// unroll 1, 3 and T. Each is compiled by rnnc through both code generators
+// (LLVM and C through EmitC, the C built with strict C99 flags), run, and
+// compared with the double-precision reference within
+// 1e-5 + 1e-4 * |reference|. Models are compiled in this one process to keep
+// the suite fast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,10 +133,15 @@ struct WorstError : testing::Environment {
 testing::Environment *const worstError =
     testing::AddGlobalTestEnvironment(new WorstError);
 
-class EquivalenceTest : public testing::TestWithParam<CaseConfig> {};
+/// A model and the code generator it goes through (an object file through
+/// LLVM, or C through EmitC).
+using EquivalenceParam = std::tuple<CaseConfig, Emit>;
+
+class EquivalenceTest : public testing::TestWithParam<EquivalenceParam> {};
 
 TEST_P(EquivalenceTest, MatchesReference) {
-  const CaseConfig &config = GetParam();
+  const CaseConfig &config = std::get<0>(GetParam());
+  Emit emit = std::get<1>(GetParam());
   std::string yaml = toYaml(config);
   SCOPED_TRACE(yaml);
   llvm::SourceMgr sourceMgr;
@@ -159,7 +166,7 @@ TEST_P(EquivalenceTest, MatchesReference) {
   LoadedModel loaded{*model, *params};
 
   CompileOptions options;
-  options.emit = Emit::Object;
+  options.emit = emit;
   mlir::FailureOr<Compiled> compiled =
       compileModel(loaded, sourceMgr, options, ctx);
   ASSERT_TRUE(mlir::succeeded(compiled)) << diagnostics;
@@ -362,9 +369,12 @@ std::vector<CaseConfig> cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Matrix, EquivalenceTest, testing::ValuesIn(cases()),
-    [](const testing::TestParamInfo<CaseConfig> &info) {
-      return info.param.name;
+    Matrix, EquivalenceTest,
+    testing::Combine(testing::ValuesIn(cases()),
+                     testing::Values(Emit::Object, Emit::C)),
+    [](const testing::TestParamInfo<EquivalenceParam> &info) {
+      return std::get<0>(info.param).name +
+             (std::get<1>(info.param) == Emit::C ? "_c" : "_llvm");
     });
 
 } // namespace
