@@ -20,8 +20,8 @@
 // CHECK-SAME:    %[[X:.*]]: !emitc.ptr<!emitc.opaque<"const float">> {rnn.name = "x"},
 // CHECK-SAME:    %[[L:.*]]: !emitc.ptr<!emitc.opaque<"const int32_t">> {rnn.name = "seq_lengths"},
 // CHECK-SAME:    %[[H0:.*]]: !emitc.ptr<!emitc.opaque<"const float">> {rnn.name = "initial_carry/l0/h"},
-// CHECK-SAME:    %[[Y:.*]]: !emitc.ptr<f32> {rnn.name = "y"},
-// CHECK-SAME:    %[[H:.*]]: !emitc.ptr<f32> {rnn.name = "carry/l0/h"},
+// CHECK-SAME:    %[[Y:.*]]: !emitc.ptr<f32> {rnn.name = "y", rnn.output},
+// CHECK-SAME:    %[[H:.*]]: !emitc.ptr<f32> {rnn.name = "carry/l0/h", rnn.output},
 // CHECK-SAME:    %[[WS:.*]]: !emitc.ptr<!emitc.opaque<"void">> {rnn.workspace}) -> i32
 // CHECK-NEXT:  %[[XF:.*]] = cast %[[X]] : !emitc.ptr<!emitc.opaque<"const float">> to !emitc.ptr<f32>
 // CHECK-NEXT:  %[[LI:.*]] = cast %[[L]] : !emitc.ptr<!emitc.opaque<"const int32_t">> to !emitc.ptr<i32>
@@ -44,7 +44,7 @@
 emitc.global static const @w : !emitc.array<2xf32> = dense<[1.0, 2.0]>
 emitc.func @m_run(%x: !emitc.ptr<f32> {rnn.name = "x"}, %l: !emitc.ptr<i32> {rnn.name = "seq_lengths"},
                   %h0: !emitc.ptr<f32> {rnn.name = "initial_carry/l0/h"},
-                  %y: !emitc.ptr<f32> {rnn.name = "y"}, %h: !emitc.ptr<f32> {rnn.name = "carry/l0/h"},
+                  %y: !emitc.ptr<f32> {rnn.name = "y", rnn.output}, %h: !emitc.ptr<f32> {rnn.name = "carry/l0/h", rnn.output},
                   %ws: !emitc.ptr<i8> {rnn.workspace}) -> i32 {
   %b = "emitc.constant"() <{value = 1 : i64}> : () -> i64
   %status = call_opaque "rnnrt_check_seq_lengths"(%l, %b, %b) : (!emitc.ptr<i32>, i64, i64) -> i32

@@ -53,8 +53,10 @@ LogicalResult createEntryPoint(func::FuncOp model) {
   unsigned numInputs = type.getNumInputs();
   for (unsigned i = 0; i < numInputs; ++i)
     entry.setArgAttrs(i, model.getArgAttrDict(i));
-  for (unsigned i = 0, e = type.getNumResults(); i < e; ++i)
+  for (unsigned i = 0, e = type.getNumResults(); i < e; ++i) {
     entry.setArgAttrs(numInputs + i, model.getResultAttrDict(i));
+    entry.setArgAttr(numInputs + i, kOutputAttrName, b.getUnitAttr());
+  }
   entry.setArgAttr(argTypes.size() - 1, kWorkspaceAttrName, b.getUnitAttr());
 
   Block *block = entry.addEntryBlock();

@@ -44,12 +44,6 @@ std::optional<StringRef> cScalarName(Type type) {
   return std::nullopt;
 }
 
-/// Whether argument `name` is written by the model: its outputs are `y`
-/// and the final carries (the rule of rnnc's header, EmitHeader.cpp).
-bool isOutput(StringRef name) {
-  return name == "y" || name.starts_with("carry/");
-}
-
 /// Gives the parameters of `func` the types the header declares and casts
 /// them back at the entry; voids unused ones.
 LogicalResult applyEntryABI(emitc::FuncOp func) {
@@ -67,7 +61,7 @@ LogicalResult applyEntryABI(emitc::FuncOp func) {
                << arg.getType();
       abiType = emitc::PointerType::get(emitc::OpaqueType::get(ctx, "void"));
     } else if (auto name = func.getArgAttrOfType<StringAttr>(i, kNameAttrName);
-               name && pointer && !isOutput(name.getValue())) {
+               name && pointer && !func.getArgAttr(i, kOutputAttrName)) {
       std::optional<StringRef> scalar = cScalarName(pointer.getPointee());
       if (!scalar)
         return func.emitOpError("cannot name the C type of input '")

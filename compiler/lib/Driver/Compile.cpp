@@ -76,7 +76,7 @@ static LogicalResult describeEntryPoint(ModuleOp module,
     param.name = name.getValue().str();
     param.shape.assign(type.getShape().begin(), type.getShape().end());
     param.isLengths = type.getElementType().isInteger(32);
-    param.isOutput = param.name == "y" || name.getValue().starts_with("carry/");
+    param.isOutput = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
     compiled.parameters.push_back(std::move(param));
   }
   return success();
@@ -148,6 +148,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
       func.removeArgAttr(i, rnn::kNameAttrName);
       func.removeArgAttr(i, rnn::kWorkspaceAttrName);
+      func.removeArgAttr(i, rnn::kOutputAttrName);
     }
   });
   PassManager toLLVM(&ctx);

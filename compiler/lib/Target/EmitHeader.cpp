@@ -123,8 +123,7 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
     auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
     if (!name)
       return llvm::createStringError("entry point argument without a name");
-    bool output = name.getValue() == "y" ||
-                  name.getValue().starts_with("carry/");
+    bool output = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
     std::string param = parameterName(name.getValue());
     os << " *   " << param << " " << cType(type.getElementType())
        << dims(type.getShape()) << (output ? " (written)" : "") << "\n";

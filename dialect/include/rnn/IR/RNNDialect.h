@@ -14,6 +14,8 @@ namespace mlir::rnn {
 /// On arguments and results: the input's or output's name, which is its key
 /// in `rnnc run`'s npz files ("x", "seq_lengths", "carry/dec/h", ...).
 constexpr llvm::StringLiteral kNameAttrName = "rnn.name";
+/// On an entry point argument: the model writes it (`y`, the final carries).
+constexpr llvm::StringLiteral kOutputAttrName = "rnn.output";
 /// On a model function: its sequence length T (an i64).
 constexpr llvm::StringLiteral kNumStepsAttrName = "rnn.num_steps";
 /// On an entry point argument: the workspace.
