@@ -23,6 +23,7 @@ constexpr llvm::StringLiteral kToBuffers =
     "rnn-expand-bidirectional,canonicalize,"
     "rnn-create-entry-point,"
     "convert-rnn-scan-to-scf,convert-rnn-to-linalg,convert-rnn-to-runtime,"
+    "rnn-reorder-matmul-loops,"
     "canonicalize,cse,"
     "empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize,canonicalize,cse,"
@@ -30,8 +31,10 @@ constexpr llvm::StringLiteral kToBuffers =
     "rnn-assign-workspace,rnn-strided-copies-to-linalg,"
     "convert-linalg-to-loops,canonicalize,cse";
 
+/// exp and tanh as polynomials vectorize; C keeps libm, since EmitC cannot
+/// express the approximations' float/int bit casts.
 constexpr llvm::StringLiteral kBuffersToLLVM =
-    "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+    "rnn-approximate-math,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "finalize-memref-to-llvm,convert-math-to-libm,convert-math-to-llvm,"
     "convert-arith-to-llvm,"
     "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"

@@ -92,4 +92,30 @@ def RNNEmitCEntryABIPass : Pass<"rnn-emitc-entry-abi", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::emitc::EmitCDialect"];
 }
 
+def RNNReorderMatmulLoopsPass : Pass<"rnn-reorder-matmul-loops"> {
+  let summary = "turn linalg.matmul into a generic that iterates (i, k, j)";
+  let description = [{
+    Lowered as written, a matmul's innermost loop is its reduction over k,
+    which walks a column of the right-hand side. With the reduction in the
+    middle, the innermost loop runs along contiguous rows of the right-hand
+    side and of the result, which the backend vectorizes. The maths is
+    unchanged: each result element still accumulates over k in order.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect"];
+}
+
+def RNNApproximateMathPass : Pass<"rnn-approximate-math"> {
+  let summary = "replace exp, expm1 and tanh with polynomial approximations";
+  let description = [{
+    Calls to libm keep the element-wise gate maths of a cell from being
+    vectorized. MLIR's f32 polynomial approximations of these functions
+    are accurate to a few ulp (the equivalence suite checks the results
+    against the double-precision reference) and are plain arithmetic, which
+    the backend vectorizes. They use float/int bit casts, so the C path,
+    where EmitC has no such cast, keeps libm.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 #endif // RNN_CODEGEN_PASSES_TD
