@@ -116,7 +116,9 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   }
 
   PassManager toBuffers(&ctx);
-  buildRNNToBuffersPipeline(toBuffers);
+  buildRNNToBuffersPipeline(toBuffers, options.emit == Emit::C
+                                           ? CodegenPath::C
+                                           : CodegenPath::LLVM);
   if (failed(toBuffers.run(*module)))
     return failure();
   if (failed(describeEntryPoint(*module, loaded.model, compiled)))

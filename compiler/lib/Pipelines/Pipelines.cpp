@@ -14,15 +14,23 @@ using namespace mlir;
 
 namespace {
 
-/// rnn on tensors -> entry point on buffers, as loops over scalars.
-/// No eliminate-empty-tensors: after CSE one tensor.empty can be the
-/// destination of both results of a cell's generic (c and h), and the
-/// elimination then redirected both into one output slice, so c and h
-/// shared storage (caught by the ConvLSTM equivalence test with unroll > 1).
-constexpr llvm::StringLiteral kToBuffers =
+/// rnn on tensors -> the entry point with cells in linalg, on tensors.
+constexpr llvm::StringLiteral kToLinalg =
     "rnn-expand-bidirectional,canonicalize,"
     "rnn-create-entry-point,"
-    "convert-rnn-scan-to-scf,convert-rnn-to-linalg,convert-rnn-to-runtime,"
+    "convert-rnn-scan-to-scf,convert-rnn-to-linalg,convert-rnn-to-runtime";
+
+/// For the LLVM path, matmuls become register-blocked vector code; the
+/// accumulator block is hoisted out of the loop over k.
+constexpr llvm::StringLiteral kVectorizeMatmuls =
+    "rnn-vectorize-matmuls,canonicalize,loop-invariant-subset-hoisting";
+
+/// -> buffers, as loops. No eliminate-empty-tensors: after CSE one
+/// tensor.empty can be the destination of both results of a cell's generic
+/// (c and h), and the elimination then redirected both into one output
+/// slice, so c and h shared storage (caught by the ConvLSTM equivalence
+/// test with unroll > 1).
+constexpr llvm::StringLiteral kBufferize =
     "rnn-reorder-matmul-loops,"
     "canonicalize,cse,"
     "empty-tensor-to-alloc-tensor,"
@@ -32,9 +40,12 @@ constexpr llvm::StringLiteral kToBuffers =
     "convert-linalg-to-loops,canonicalize,cse";
 
 /// exp and tanh as polynomials vectorize; C keeps libm, since EmitC cannot
-/// express the approximations' float/int bit casts.
+/// express the approximations' float/int bit casts. Vector transfers are
+/// unrolled to rows and contractions lowered to broadcasts and FMAs.
 constexpr llvm::StringLiteral kBuffersToLLVM =
-    "rnn-approximate-math,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+    "rnn-approximate-math,convert-vector-to-scf{full-unroll=true},"
+    "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+    "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
     "finalize-memref-to-llvm,convert-math-to-libm,convert-math-to-llvm,"
     "convert-arith-to-llvm,"
     "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
@@ -57,8 +68,11 @@ void addPipeline(OpPassManager &pm, StringRef pipeline) {
 
 } // namespace
 
-void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm) {
-  addPipeline(pm, kToBuffers);
+void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm, CodegenPath path) {
+  addPipeline(pm, kToLinalg);
+  if (path == CodegenPath::LLVM)
+    addPipeline(pm, kVectorizeMatmuls);
+  addPipeline(pm, kBufferize);
 }
 
 void rnnc::buildBuffersToLLVMPipeline(OpPassManager &pm) {
@@ -70,12 +84,12 @@ void rnnc::buildBuffersToEmitCPipeline(OpPassManager &pm) {
 }
 
 void rnnc::buildRNNToLLVMPipeline(OpPassManager &pm) {
-  buildRNNToBuffersPipeline(pm);
+  buildRNNToBuffersPipeline(pm, CodegenPath::LLVM);
   buildBuffersToLLVMPipeline(pm);
 }
 
 void rnnc::buildRNNToEmitCPipeline(OpPassManager &pm) {
-  buildRNNToBuffersPipeline(pm);
+  buildRNNToBuffersPipeline(pm, CodegenPath::C);
   buildBuffersToEmitCPipeline(pm);
 }
 

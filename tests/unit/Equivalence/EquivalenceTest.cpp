@@ -341,6 +341,33 @@ std::vector<CaseConfig> cases() {
   bidiTimeMajor.layers[0].backwardCell = "SimpleCell";
   all.push_back(bidiTimeMajor);
 
+  // Sizes that take the register-blocked matmul path (>= 8 columns per
+  // block), including blocks that do not divide evenly into vector lanes.
+  CaseConfig wideLstm;
+  wideLstm.name = "wide_lstm_vectorized";
+  wideLstm.batch = {5};
+  wideLstm.features = "20";
+  wideLstm.layers[0].features = 32;
+  wideLstm.layers[0].unroll = 2;
+  all.push_back(wideLstm);
+  CaseConfig wideGru;
+  wideGru.name = "wide_gru_time_major_two_batch_dims";
+  wideGru.batch = {2, 3};
+  wideGru.timeMajor = true;
+  wideGru.features = "12";
+  wideGru.layers[0].cell = "GRUCell";
+  wideGru.layers[0].features = 24;
+  wideGru.layers[0].reverse = wideGru.layers[0].keepOrder = true;
+  all.push_back(wideGru);
+  CaseConfig wideBidi;
+  wideBidi.name = "wide_bidirectional_mgu_simple";
+  wideBidi.batch = {9};
+  wideBidi.features = "16";
+  wideBidi.layers[0].cell = "MGUCell";
+  wideBidi.layers[0].backwardCell = "SimpleCell";
+  wideBidi.layers[0].features = 40;
+  all.push_back(wideBidi);
+
   // Stacks of three layers.
   CaseConfig stack;
   stack.name = "stack_lstm_bidi_mgu";

@@ -118,4 +118,24 @@ def RNNApproximateMathPass : Pass<"rnn-approximate-math"> {
                            "mlir::vector::VectorDialect"];
 }
 
+def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
+  let summary = "tile static matmuls into register blocks and vectorize them";
+  let description = [{
+    Each `linalg.matmul` on static tensors is tiled into blocks of
+    `tile-m` rows by `tile-n` columns (the largest divisors of the matmul's
+    sizes that fit) with a loop over k, and each block becomes a
+    `vector.contract` of one k step: with the accumulator hoisted out of the
+    k loop (`loop-invariant-subset-hoisting`), it stays in registers and each
+    step is `tile-m` broadcasts times `tile-n / lanes` fused multiply-adds.
+    Matmuls whose sizes do not tile are left for the scalar path.
+  }];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", "8", "rows per register block">,
+    Option<"tileN", "tile-n", "int64_t", "32", "columns per register block">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 #endif // RNN_CODEGEN_PASSES_TD

@@ -9,9 +9,9 @@ namespace rnnc {
 
 enum class CodegenPath { LLVM, C };
 
-/// The model function on tensors -> its entry point on buffers, as loops.
-/// Shared by both paths.
-void buildRNNToBuffersPipeline(mlir::OpPassManager &pm);
+/// The model function on tensors -> its entry point on buffers, as loops
+/// (and, for the LLVM path, vector code for the matmuls).
+void buildRNNToBuffersPipeline(mlir::OpPassManager &pm, CodegenPath path);
 
 /// The entry point on buffers -> the LLVM dialect.
 void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm);

@@ -1,0 +1,49 @@
+// RUN: rnn-opt %s --rnn-vectorize-matmuls --canonicalize --loop-invariant-subset-hoisting --split-input-file | FileCheck %s
+// RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16" --split-input-file | FileCheck %s --check-prefix=SMALL
+
+/// A 16x256 by 256x1024 matmul: 8x32 register blocks, a loop over k with
+/// one rank-1 vector.contract per step, the accumulator block carried as a
+/// vector across k.
+
+// CHECK-LABEL: func.func @gates
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[C8]]
+// CHECK:   scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C32]]
+// CHECK:     %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:     scf.for %{{.*}} = %{{.*}} to %[[C256]] step %{{.*}} iter_args({{.*}}%[[ACC]]) -> ({{.*}}vector<8x32xf32>)
+// CHECK:       vector.transfer_read {{.*}} : tensor<8x1xf32>, vector<8x1xf32>
+// CHECK:       vector.transfer_read {{.*}} : tensor<1x32xf32>, vector<1x32xf32>
+// CHECK:       vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK:     vector.transfer_write
+// SMALL-LABEL: func.func @gates
+// SMALL: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+func.func @gates(%h: tensor<16x256xf32>, %w: tensor<256x1024xf32>, %acc: tensor<16x1024xf32>) -> tensor<16x1024xf32> {
+  %0 = linalg.matmul ins(%h, %w : tensor<16x256xf32>, tensor<256x1024xf32>) outs(%acc : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+  return %0 : tensor<16x1024xf32>
+}
+
+// -----
+
+/// Sizes that do not divide: the largest divisors that fit (5 rows, 24 of
+/// 48 columns).
+
+// CHECK-LABEL: func.func @odd_sizes
+// CHECK: vector.contract {{.*}} : vector<5x1xf32>, vector<1x24xf32> into vector<5x24xf32>
+func.func @odd_sizes(%h: tensor<5x7xf32>, %w: tensor<7x48xf32>, %acc: tensor<5x48xf32>) -> tensor<5x48xf32> {
+  %0 = linalg.matmul ins(%h, %w : tensor<5x7xf32>, tensor<7x48xf32>) outs(%acc : tensor<5x48xf32>) -> tensor<5x48xf32>
+  return %0 : tensor<5x48xf32>
+}
+
+// -----
+
+/// Left for the scalar path: fewer than 8 columns per block.
+
+// CHECK-LABEL: func.func @negative_narrow
+// CHECK: linalg.matmul
+// CHECK-NOT: vector.contract
+func.func @negative_narrow(%h: tensor<4x6xf32>, %w: tensor<6x6xf32>, %acc: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  %0 = linalg.matmul ins(%h, %w : tensor<4x6xf32>, tensor<6x6xf32>) outs(%acc : tensor<4x6xf32>) -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
