@@ -1,4 +1,4 @@
-// RUN: rnn-opt %s --rnn-vectorize-matmuls --canonicalize --loop-invariant-subset-hoisting --split-input-file | FileCheck %s
+// RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=8 tile-n=32" --canonicalize --loop-invariant-subset-hoisting --split-input-file | FileCheck %s
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16" --split-input-file | FileCheck %s --check-prefix=SMALL
 
 /// A 16x256 by 256x1024 matmul: 8x32 register blocks, a loop over k with

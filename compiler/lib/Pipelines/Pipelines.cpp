@@ -46,7 +46,7 @@ constexpr llvm::StringLiteral kBuffersToLLVM =
     "rnn-approximate-math,convert-vector-to-scf{full-unroll=true},"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
-    "finalize-memref-to-llvm,convert-math-to-libm,convert-math-to-llvm,"
+    "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
     "convert-arith-to-llvm,"
     "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
     "convert-cf-to-llvm,reconcile-unrealized-casts";

@@ -130,8 +130,8 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     Matmuls whose sizes do not tile are left for the scalar path.
   }];
   let options = [
-    Option<"tileM", "tile-m", "int64_t", "8", "rows per register block">,
-    Option<"tileN", "tile-n", "int64_t", "32", "columns per register block">,
+    Option<"tileM", "tile-m", "int64_t", "4", "rows per register block">,
+    Option<"tileN", "tile-n", "int64_t", "64", "columns per register block">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
