@@ -18,7 +18,8 @@ namespace {
 constexpr llvm::StringLiteral kToLinalg =
     "rnn-expand-bidirectional,canonicalize,"
     "rnn-create-entry-point,"
-    "convert-rnn-scan-to-scf,convert-rnn-to-linalg,convert-rnn-to-runtime";
+    "convert-rnn-scan-to-scf,convert-rnn-to-linalg,convert-rnn-to-runtime,"
+    "canonicalize,cse,rnn-hoist-input-projection";
 
 /// For the LLVM path, matmuls become register-blocked vector code; the
 /// accumulator block is hoisted out of the loop over k.

@@ -118,6 +118,21 @@ def RNNApproximateMathPass : Pass<"rnn-approximate-math"> {
                            "mlir::vector::VectorDialect"];
 }
 
+def RNNHoistInputProjectionPass : Pass<"rnn-hoist-input-projection"> {
+  let summary = "compute every step's input matmul in one matmul before the loop";
+  let description = [{
+    A cell's input-side matmul reads the input at one time step, which is
+    known before the recurrence starts. Each `linalg.matmul` of a zero
+    accumulator whose left operand is a time slice of a sequence (possibly
+    reshaped) becomes a slice of one matmul over the whole sequence,
+    computed once after the sequence is defined: T small matmuls become one
+    large, efficient one, and the loop keeps only the recurrent matmul.
+    Each element still sums over the same products in the same order.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
   let summary = "tile static matmuls into register blocks and vectorize them";
   let description = [{

@@ -1,0 +1,76 @@
+// RUN: rnn-opt %s --rnn-hoist-input-projection --split-input-file | FileCheck %s
+
+/// The input-side matmul of each step becomes a time slice of one matmul
+/// over the whole sequence, computed once before the loop; the recurrent
+/// matmul (on the carry) stays in the loop.
+
+// CHECK-LABEL: func.func @lstm_steps
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x3x16xf32>, %[[WI:[a-z0-9]+]]: tensor<16x64xf32>, %[[WH:[a-z0-9]+]]: tensor<16x64xf32>, %[[H:[a-z0-9]+]]: tensor<2x16xf32>)
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x3x16xf32> into tensor<6x16xf32>
+// CHECK: %[[ALL:.*]] = linalg.matmul ins(%[[FLAT]], %[[WI]] : tensor<6x16xf32>, tensor<16x64xf32>) outs(%{{.*}} : tensor<6x64xf32>)
+// CHECK: %[[SEQ:.*]] = tensor.expand_shape %[[ALL]] {{\[}}[0, 1], [2]] output_shape [2, 3, 64] : tensor<6x64xf32> into tensor<2x3x64xf32>
+// CHECK: scf.for %[[T:[a-z0-9]+]] =
+// CHECK-NOT: linalg.matmul ins(%{{.*}}, %[[WI]]
+// CHECK:   %[[GI:.*]] = tensor.extract_slice %[[SEQ]][0, %[[T]], 0] [2, 1, 64] [1, 1, 1] : tensor<2x3x64xf32> to tensor<2x64xf32>
+// CHECK:   %[[GH:.*]] = linalg.matmul ins(%{{.*}}, %[[WH]]
+// CHECK:   arith.addf %[[GI]], %[[GH]]
+func.func @lstm_steps(%x: tensor<2x3x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>, %h0: tensor<2x16xf32>) -> tensor<2x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x64xf32>) -> tensor<2x64xf32>
+  %r = scf.for %t = %c0 to %c3 step %c1 iter_args(%acc = %init) -> (tensor<2x64xf32>) {
+    %xt = tensor.extract_slice %x[0, %t, 0] [2, 1, 16] [1, 1, 1] : tensor<2x3x16xf32> to tensor<2x16xf32>
+    %gi = linalg.matmul ins(%xt, %wi : tensor<2x16xf32>, tensor<16x64xf32>) outs(%init : tensor<2x64xf32>) -> tensor<2x64xf32>
+    %gh = linalg.matmul ins(%h0, %wh : tensor<2x16xf32>, tensor<16x64xf32>) outs(%init : tensor<2x64xf32>) -> tensor<2x64xf32>
+    %s = arith.addf %gi, %gh : tensor<2x64xf32>
+    %n = arith.addf %acc, %s : tensor<2x64xf32>
+    scf.yield %n : tensor<2x64xf32>
+  }
+  return %r : tensor<2x64xf32>
+}
+
+// -----
+
+/// Time-major with two batch dims collapsed to one: the reshape is replayed
+/// on the projection's slice; both unrolled steps share one projection.
+
+// CHECK-LABEL: func.func @time_major_two_batch_dims
+// CHECK-COUNT-1: linalg.matmul
+// CHECK: %[[SEQ:.*]] = tensor.expand_shape {{.*}} output_shape [2, 2, 3, 12] : tensor<12x12xf32> into tensor<2x2x3x12xf32>
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[SEQ]][0, 0, 0, 0] [1, 2, 3, 12] [1, 1, 1, 1] : tensor<2x2x3x12xf32> to tensor<2x3x12xf32>
+// CHECK: tensor.collapse_shape %[[S0]] {{\[}}[0, 1], [2]] : tensor<2x3x12xf32> into tensor<6x12xf32>
+// CHECK: %[[S1:.*]] = tensor.extract_slice %[[SEQ]][1, 0, 0, 0]
+// CHECK-NOT: linalg.matmul
+func.func @time_major_two_batch_dims(%x: tensor<2x2x3x5xf32>, %wi: tensor<5x12xf32>) -> (tensor<6x12xf32>, tensor<6x12xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6x12xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<6x12xf32>) -> tensor<6x12xf32>
+  %x0 = tensor.extract_slice %x[0, 0, 0, 0] [1, 2, 3, 5] [1, 1, 1, 1] : tensor<2x2x3x5xf32> to tensor<2x3x5xf32>
+  %c0 = tensor.collapse_shape %x0 [[0, 1], [2]] : tensor<2x3x5xf32> into tensor<6x5xf32>
+  %g0 = linalg.matmul ins(%c0, %wi : tensor<6x5xf32>, tensor<5x12xf32>) outs(%init : tensor<6x12xf32>) -> tensor<6x12xf32>
+  %x1 = tensor.extract_slice %x[1, 0, 0, 0] [1, 2, 3, 5] [1, 1, 1, 1] : tensor<2x2x3x5xf32> to tensor<2x3x5xf32>
+  %c1 = tensor.collapse_shape %x1 [[0, 1], [2]] : tensor<2x3x5xf32> into tensor<6x5xf32>
+  %g1 = linalg.matmul ins(%c1, %wi : tensor<6x5xf32>, tensor<5x12xf32>) outs(%init : tensor<6x12xf32>) -> tensor<6x12xf32>
+  return %g0, %g1 : tensor<6x12xf32>, tensor<6x12xf32>
+}
+
+// -----
+
+/// Left alone: an operand that is not a time slice, and a matmul that
+/// accumulates into something other than zeros.
+
+// CHECK-LABEL: func.func @negative_cases
+// CHECK-COUNT-2: linalg.matmul
+// CHECK-NOT: tensor.expand_shape
+func.func @negative_cases(%a: tensor<2x16xf32>, %x: tensor<2x3x16xf32>, %w: tensor<16x64xf32>, %acc: tensor<2x64xf32>) -> (tensor<2x64xf32>, tensor<2x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x64xf32>) -> tensor<2x64xf32>
+  %0 = linalg.matmul ins(%a, %w : tensor<2x16xf32>, tensor<16x64xf32>) outs(%init : tensor<2x64xf32>) -> tensor<2x64xf32>
+  %xt = tensor.extract_slice %x[0, 1, 0] [2, 1, 16] [1, 1, 1] : tensor<2x3x16xf32> to tensor<2x16xf32>
+  %1 = linalg.matmul ins(%xt, %w : tensor<2x16xf32>, tensor<16x64xf32>) outs(%acc : tensor<2x64xf32>) -> tensor<2x64xf32>
+  return %0, %1 : tensor<2x64xf32>, tensor<2x64xf32>
+}
