@@ -1,0 +1,184 @@
+//===- Machine.cpp - What this core can do at best ------------------------===//
+
+#include "Machine.h"
+#include "Timing.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+
+using namespace rnnc::bench;
+
+namespace {
+
+constexpr int kChains512 = 24; // of 32 zmm registers
+constexpr int kChains256 = 12; // of 16 ymm registers
+
+/// `iterations` rounds of kChains512 independent 16-lane FMAs.
+__attribute__((target("avx512f"))) float fmaChains512(int64_t iterations) {
+  __m512 acc[kChains512];
+  for (int k = 0; k < kChains512; ++k)
+    acc[k] = _mm512_set1_ps(static_cast<float>(k));
+  __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-6f);
+  for (int64_t i = 0; i < iterations; ++i) {
+#pragma clang loop unroll(full)
+    for (int k = 0; k < kChains512; ++k)
+      acc[k] = _mm512_fmadd_ps(acc[k], a, b);
+  }
+  __m512 sum = acc[0];
+  for (int k = 1; k < kChains512; ++k)
+    sum = _mm512_add_ps(sum, acc[k]);
+  return _mm512_reduce_add_ps(sum);
+}
+
+/// `iterations` rounds of kChains256 independent 8-lane FMAs.
+__attribute__((target("avx2,fma"))) float fmaChains256(int64_t iterations) {
+  __m256 acc[kChains256];
+  for (int k = 0; k < kChains256; ++k)
+    acc[k] = _mm256_set1_ps(static_cast<float>(k));
+  __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-6f);
+  for (int64_t i = 0; i < iterations; ++i) {
+#pragma clang loop unroll(full)
+    for (int k = 0; k < kChains256; ++k)
+      acc[k] = _mm256_fmadd_ps(acc[k], a, b);
+  }
+  __m256 sum = acc[0];
+  for (int k = 1; k < kChains256; ++k)
+    sum = _mm256_add_ps(sum, acc[k]);
+  float lanes[8];
+  _mm256_storeu_ps(lanes, sum);
+  float total = 0;
+  for (float lane : lanes)
+    total += lane;
+  return total;
+}
+
+volatile float sink; // keeps the benchmarks' results alive
+
+/// Best GFLOP/s of `trials` runs of `chains` (which does `flopsPerIteration`
+/// per iteration).
+template <typename Fn>
+double bestGflops(Fn chains, double flopsPerIteration, int trials) {
+  // Calibrate to ~50 ms per trial.
+  int64_t iterations = 1 << 16;
+  for (;;) {
+    double start = now();
+    sink = chains(iterations);
+    if (now() - start > 0.01 || iterations > (int64_t(1) << 40))
+      break;
+    iterations *= 2;
+  }
+  iterations *= 5;
+  double best = 0;
+  for (int t = 0; t < trials; ++t) {
+    // An opaque copy of the count: the call cannot be hoisted or merged.
+    int64_t count = iterations;
+    asm volatile("" : "+r"(count));
+    double start = now();
+    sink = chains(count);
+    double seconds = now() - start;
+    best = std::max(best, flopsPerIteration * iterations / seconds / 1e9);
+  }
+  return best;
+}
+
+__attribute__((target("avx512f"))) float readSum512(const float *data,
+                                                    int64_t count) {
+  __m512 acc[8];
+  for (__m512 &a : acc)
+    a = _mm512_setzero_ps();
+  for (int64_t i = 0; i + 128 <= count; i += 128) {
+#pragma clang loop unroll(full)
+    for (int k = 0; k < 8; ++k)
+      acc[k] = _mm512_add_ps(acc[k], _mm512_load_ps(data + i + 16 * k));
+  }
+  for (int k = 1; k < 8; ++k)
+    acc[0] = _mm512_add_ps(acc[0], acc[k]);
+  return _mm512_reduce_add_ps(acc[0]);
+}
+
+__attribute__((target("avx2"))) float readSum256(const float *data,
+                                                 int64_t count) {
+  __m256 acc[8];
+  for (__m256 &a : acc)
+    a = _mm256_setzero_ps();
+  for (int64_t i = 0; i + 64 <= count; i += 64) {
+#pragma clang loop unroll(full)
+    for (int k = 0; k < 8; ++k)
+      acc[k] = _mm256_add_ps(acc[k], _mm256_load_ps(data + i + 8 * k));
+  }
+  for (int k = 1; k < 8; ++k)
+    acc[0] = _mm256_add_ps(acc[0], acc[k]);
+  float lanes[8];
+  _mm256_storeu_ps(lanes, acc[0]);
+  float total = 0;
+  for (float lane : lanes)
+    total += lane;
+  return total;
+}
+
+} // namespace
+
+MachineInfo rnnc::bench::probeMachine() {
+  MachineInfo info;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line))
+    if (line.rfind("model name", 0) == 0) {
+      info.cpuModel = line.substr(line.find(':') + 2);
+      break;
+    }
+  std::ifstream loadavg("/proc/loadavg");
+  loadavg >> info.loadAverage;
+  __builtin_cpu_init();
+  info.avx512 = __builtin_cpu_supports("avx512f");
+  info.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (info.avx512)
+    info.peakAvx512 = bestGflops(fmaChains512, kChains512 * 16 * 2.0, 7);
+  if (info.avx2)
+    info.peakAvx2 = bestGflops(fmaChains256, kChains256 * 8 * 2.0, 7);
+  return info;
+}
+
+double rnnc::bench::measureReadBandwidth(int64_t bytes) {
+  __builtin_cpu_init();
+  bool avx512 = __builtin_cpu_supports("avx512f");
+  if (!avx512 && !__builtin_cpu_supports("avx2"))
+    return 0;
+  int64_t count = std::max<int64_t>(bytes / 4 / 128 * 128, 128);
+  std::unique_ptr<float, decltype(&std::free)> buffer(
+      static_cast<float *>(std::aligned_alloc(64, count * sizeof(float))),
+      &std::free);
+  for (int64_t i = 0; i < count; ++i)
+    buffer.get()[i] = static_cast<float>(i % 7);
+  auto pass = [&] {
+    // The sums are pure functions of memory the loop does not change: tell
+    // the compiler memory may have changed, or it folds repeated passes.
+    asm volatile("" ::: "memory");
+    sink = avx512 ? readSum512(buffer.get(), count)
+                  : readSum256(buffer.get(), count);
+  };
+  pass(); // bring the buffer into whatever cache level holds it
+  int64_t passes = 1;
+  for (;;) {
+    double start = now();
+    for (int64_t p = 0; p < passes; ++p)
+      pass();
+    if (now() - start > 0.01)
+      break;
+    passes *= 2;
+  }
+  double best = 0;
+  for (int trial = 0; trial < 7; ++trial) {
+    double start = now();
+    for (int64_t p = 0; p < passes; ++p)
+      pass();
+    double seconds = now() - start;
+    best = std::max(best, count * 4.0 * passes / seconds / 1e9);
+  }
+  return best;
+}

@@ -1,0 +1,40 @@
+//===- Machine.h - What this core can do at best ----------------*- C++ -*-===//
+//
+// Micro-benchmarks that give the report its ceilings: the single-core FP32
+// FMA peak (independent FMA chains, AVX-512 if the CPU has it, and AVX2)
+// and the read bandwidth of one core at a given working-set size (what
+// streaming the recurrent weights once per step can reach at B = 1).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_BENCH_MACHINE_H
+#define RNN_BENCH_MACHINE_H
+
+#include <cstdint>
+#include <string>
+
+namespace rnnc::bench {
+
+struct MachineInfo {
+  std::string cpuModel;    ///< /proc/cpuinfo "model name"
+  bool avx512 = false;     ///< avx512f
+  bool avx2 = false;       ///< avx2 and fma
+  double peakAvx512 = 0;   ///< GFLOP/s, best of several measurements; 0: none
+  double peakAvx2 = 0;     ///< GFLOP/s
+  double loadAverage = -1; ///< 1-minute load average when the run started
+
+  /// The larger of the two peaks: the "100 %" of the report.
+  double peak() const { return peakAvx512 > peakAvx2 ? peakAvx512 : peakAvx2; }
+};
+
+/// Reads the CPU model and features, and measures the FMA peaks.
+MachineInfo probeMachine();
+
+/// One core's read bandwidth in GB/s (1e9 bytes/s) over a buffer of
+/// `bytes`, read repeatedly with vector loads; the best of several
+/// measurements.
+double measureReadBandwidth(int64_t bytes);
+
+} // namespace rnnc::bench
+
+#endif // RNN_BENCH_MACHINE_H

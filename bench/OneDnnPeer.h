@@ -1,0 +1,58 @@
+//===- OneDnnPeer.h - oneDNN's lstm_forward and lbr_gru_forward -*- C++ -*-===//
+//
+// The oneDNN peer: one forward_inference `lstm_forward` or `lbr_gru_forward`
+// primitive per Problem (batch-major `ntc` activations, zero initial state,
+// weights created in format `any` and reordered from the Flax params once,
+// outside the timed region).
+//
+// Weight mapping, per direction (ldigo: W[l][d][in][gate][out]):
+//   LSTM  gates i, f, g, o = Flax ii/if/ig/io (layer), hi/hf/hg/ho (iter);
+//         bias = hi/hf/hg/ho biases (Flax has no input-side LSTM bias)
+//   GRU   lbr_gru gates u, r, o = Flax z, r, n; bias [u, r, o, u'] =
+//         [iz, ir, in, hn] biases (Flax's hidden r, z have no bias)
+//
+// oneDNN 2.6 has no sequence lengths: with lengths it computes the padded
+// batch (all T steps). Only valid positions of y are then comparable, and h
+// is taken from y at each row's last valid step (c is not available).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_BENCH_ONEDNNPEER_H
+#define RNN_BENCH_ONEDNNPEER_H
+
+#include "Problem.h"
+
+#include <memory>
+#include <string>
+
+namespace rnnc::bench {
+
+/// True if the benchmark was built with oneDNN.
+bool oneDnnAvailable();
+/// "oneDNN 2.6.3 (cpu runtime OpenMP)", or why it is not available.
+std::string oneDnnDescription();
+
+class OneDnnRnn {
+public:
+  /// Builds the primitive and its weights for `problem`; `swapGates`
+  /// deliberately maps two gates wrongly (to test the correctness gate).
+  /// On failure returns nullptr and sets `error`.
+  static std::unique_ptr<OneDnnRnn> create(const Problem &problem,
+                                           bool swapGates, std::string &error);
+  ~OneDnnRnn();
+
+  /// Executes the primitive once; false (and `error`) on failure.
+  bool run(std::string &error);
+  /// What the last run() computed, in rnnc's layout (see above for lengths).
+  Outputs outputs(const Problem &problem) const;
+
+  struct State;
+
+private:
+  OneDnnRnn() = default;
+  std::unique_ptr<State> state;
+};
+
+} // namespace rnnc::bench
+
+#endif // RNN_BENCH_ONEDNNPEER_H

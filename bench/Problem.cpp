@@ -1,0 +1,205 @@
+//===- Problem.cpp - One benchmark configuration and its data -------------===//
+
+#include "Problem.h"
+
+#include "rnn/Spec/Model.h"
+#include "rnn/Weights/Binding.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <sstream>
+
+using namespace rnnc;
+using namespace rnnc::bench;
+
+std::string Config::id() const {
+  std::ostringstream os;
+  os << (cell == CellType::LSTM ? "lstm" : "gru");
+  if (bidirectional)
+    os << "_bi";
+  if (varlen)
+    os << (zerosPadded ? "_varlen_zeros" : "_varlen");
+  os << "_h" << hidden << "_b" << batch << "_t" << time;
+  return os.str();
+}
+
+std::string Config::kind() const {
+  std::string kind = cell == CellType::LSTM ? "lstm" : "gru";
+  if (bidirectional)
+    kind += " bi";
+  if (varlen)
+    kind += zerosPadded ? " varlen zeros" : " varlen";
+  return kind;
+}
+
+Config Config::withTime(int64_t steps) const {
+  Config copy = *this;
+  copy.time = steps;
+  return copy;
+}
+
+int64_t Problem::recurrentWeightBytes() const {
+  return config.gates() * config.hidden * config.hidden *
+         static_cast<int64_t>(sizeof(float));
+}
+
+int64_t Problem::length(int64_t b) const {
+  return lengths.empty() ? config.time : lengths[b];
+}
+
+double Problem::flops() const {
+  double steps = 0;
+  for (int64_t b = 0; b < config.batch; ++b)
+    steps += static_cast<double>(length(b));
+  double perStep =
+      2.0 * config.gates() * config.hidden * (config.hidden + config.hidden);
+  return perStep * steps * config.directions();
+}
+
+Problem Problem::truncated(int64_t steps) const {
+  Problem cut;
+  cut.config = config.withTime(steps);
+  cut.params = params;
+  int64_t h = config.hidden;
+  cut.x.resize(config.batch * steps * h);
+  for (int64_t b = 0; b < config.batch; ++b)
+    std::copy_n(x.begin() + b * config.time * h, steps * h,
+                cut.x.begin() + b * steps * h);
+  for (int32_t length : lengths) {
+    int64_t scaled =
+        (static_cast<int64_t>(length) * steps + config.time / 2) / config.time;
+    cut.lengths.push_back(
+        static_cast<int32_t>(std::clamp<int64_t>(scaled, 1, steps)));
+  }
+  return cut;
+}
+
+std::string bench::cellPrefix(const Config &config, int direction) {
+  if (!config.bidirectional)
+    return "rnn/cell";
+  return direction == 0 ? "rnn/forward_rnn/cell" : "rnn/backward_rnn/cell";
+}
+
+std::string bench::specYaml(const Config &config, const std::string &name) {
+  std::string cell = std::string("{type: ") +
+                     (config.cell == CellType::LSTM ? "LSTMCell" : "GRUCell") +
+                     ", features: " + std::to_string(config.hidden) + "}";
+  std::ostringstream os;
+  os << "rnnc: 1\nname: " << name << "\n";
+  if (config.zerosPadded)
+    os << "padded_outputs: zeros\n";
+  os << "input:\n  batch: [" << config.batch << "]\n  time: " << config.time
+     << "\n  features: " << config.hidden
+     << "\n  seq_lengths: " << (config.varlen ? "true" : "false")
+     << "\nlayers:\n  - name: rnn\n";
+  if (config.bidirectional)
+    os << "    type: Bidirectional\n    forward_rnn: {cell: " << cell
+       << "}\n    backward_rnn: {cell: " << cell << "}\n    merge_fn: concat\n";
+  else
+    os << "    type: RNN\n    cell: " << cell << "\n";
+  os << "    return_carry: true\n";
+  return os.str();
+}
+
+Problem bench::makeProblem(const Config &config, uint32_t seed) {
+  Problem problem;
+  problem.config = config;
+  std::mt19937 rng(seed);
+  float scale = 1.0f / std::sqrt(static_cast<float>(config.hidden));
+  std::uniform_real_distribution<float> weight(-scale, scale);
+  spec::Cell cell;
+  cell.kind = config.cell == CellType::LSTM ? spec::CellKind::LSTM
+                                            : spec::CellKind::GRU;
+  cell.features = config.hidden;
+  for (int d = 0; d < config.directions(); ++d) {
+    auto specs = expectedCellParams(cell, spec::ParamsLayout::Linen,
+                                    cellPrefix(config, d), config.hidden);
+    for (const ParamSpec &param : *specs) {
+      Tensor tensor;
+      tensor.shape = param.shape;
+      tensor.data.resize(tensor.numElements());
+      for (float &v : tensor.data)
+        v = weight(rng);
+      problem.params[param.key] = std::move(tensor);
+    }
+  }
+  std::uniform_real_distribution<float> input(-1.0f, 1.0f);
+  problem.x.resize(config.batch * config.time * config.hidden);
+  for (float &v : problem.x)
+    v = input(rng);
+  if (config.varlen) {
+    std::uniform_int_distribution<int32_t> length(
+        static_cast<int32_t>(config.time / 2),
+        static_cast<int32_t>(config.time));
+    for (int64_t b = 0; b < config.batch; ++b)
+      problem.lengths.push_back(b == 0 ? static_cast<int32_t>(config.time)
+                                       : length(rng));
+  }
+  return problem;
+}
+
+Check bench::checkOutputs(const Problem &problem, const Outputs &want,
+                          const Outputs &got, Positions positions, double atol,
+                          double rtol) {
+  Check check;
+  check.ran = true;
+  check.ok = true;
+  // `describe` names the element; it is only called for the first mismatch.
+  auto compare = [&](float g, float w, auto describe) {
+    double error = std::abs(static_cast<double>(g) - w);
+    check.maxAbs = std::max(check.maxAbs, error);
+    ++check.compared;
+    if ((error <= atol + rtol * std::abs(w)) || !check.ok)
+      return;
+    check.ok = false;
+    std::ostringstream os;
+    os << describe() << ": got " << g << ", expected " << w;
+    check.detail = os.str();
+  };
+  const Config &config = problem.config;
+  if (got.y.size() != want.y.size()) {
+    check.ok = false;
+    check.detail = "y has " + std::to_string(got.y.size()) +
+                   " elements, expected " + std::to_string(want.y.size());
+    return check;
+  }
+  int64_t width = config.directions() * config.hidden;
+  for (int64_t b = 0; b < config.batch; ++b) {
+    int64_t valid =
+        positions == Positions::Valid ? problem.length(b) : config.time;
+    for (int64_t t = 0; t < valid; ++t)
+      for (int64_t k = 0; k < width; ++k) {
+        int64_t at = (b * config.time + t) * width + k;
+        compare(got.y[at], want.y[at], [&] {
+          return "y[" + std::to_string(b) + ", " + std::to_string(t) + ", " +
+                 std::to_string(k) + "]";
+        });
+      }
+  }
+  std::vector<std::string> missing;
+  for (const auto &[name, values] : want.carries) {
+    auto it = got.carries.find(name);
+    if (it == got.carries.end()) {
+      missing.push_back(name);
+      continue;
+    }
+    if (it->second.size() != values.size()) {
+      check.ok = false;
+      check.detail = "carry " + name + " has " +
+                     std::to_string(it->second.size()) +
+                     " elements, expected " + std::to_string(values.size());
+      return check;
+    }
+    for (size_t e = 0; e < values.size(); ++e)
+      compare(it->second[e], values[e], [&, &name = name] {
+        return "carry " + name + "[" + std::to_string(e) + "]";
+      });
+  }
+  if (check.ok && !missing.empty()) {
+    check.detail = "not compared:";
+    for (const std::string &name : missing)
+      check.detail += " " + name;
+  }
+  return check;
+}

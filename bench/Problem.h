@@ -1,0 +1,107 @@
+//===- Problem.h - One benchmark configuration and its data -----*- C++ -*-===//
+//
+// A benchmark config (cell, H, B, T, bidirectional, variable lengths) and the
+// problem it stands for: a spec, random weights under Flax's linen names
+// (I = H), a batch-major input and, with variable lengths, one length per
+// row. Every implementation (rnnc, the reference, oneDNN, PyTorch) is fed
+// the same Problem, and every result is an Outputs that checkOutputs()
+// compares against rnnc's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_BENCH_PROBLEM_H
+#define RNN_BENCH_PROBLEM_H
+
+#include "rnn/Weights/Params.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rnnc::bench {
+
+enum class CellType { LSTM, GRU };
+
+struct Config {
+  CellType cell = CellType::LSTM;
+  int64_t hidden = 0; ///< H, and I (input size = hidden size)
+  int64_t batch = 0;  ///< B
+  int64_t time = 0;   ///< T
+  bool bidirectional = false;
+  bool varlen = false;      ///< lengths uniform in [T/2, T], the first is T
+  bool zerosPadded = false; ///< varlen with `padded_outputs: zeros`
+
+  int64_t gates() const { return cell == CellType::LSTM ? 4 : 3; }
+  int64_t directions() const { return bidirectional ? 2 : 1; }
+  /// "lstm_h64_b1_t32", "lstm_bi_h256_b16_t128", "gru_varlen_zeros_h256_...".
+  std::string id() const;
+  /// "lstm", "lstm bi", "gru varlen", "gru varlen zeros".
+  std::string kind() const;
+  /// The same config with `time` steps (a truncated run of a slow config).
+  Config withTime(int64_t steps) const;
+};
+
+/// A config's data. Deterministic in (config, seed).
+struct Problem {
+  Config config;
+  ParamTree params;             ///< Flax linen names under `rnn/...`
+  std::vector<float> x;         ///< [B, T, H]
+  std::vector<int32_t> lengths; ///< [B]; empty unless config.varlen
+
+  /// Recurrent weights bytes of one direction (the per-step working set).
+  int64_t recurrentWeightBytes() const;
+  /// 2*G*H*(I+H) per row and step, times the sum of the lengths (B*T
+  /// without lengths), times the directions.
+  double flops() const;
+  /// The length of row `b` (T without lengths).
+  int64_t length(int64_t b) const;
+  /// The first `steps` steps of this problem: x cut to [B, steps, H] and
+  /// each length scaled by steps/T (at least 1).
+  Problem truncated(int64_t steps) const;
+};
+
+/// Random weights (uniform in +-1/sqrt(H), PyTorch's default init) and
+/// inputs (uniform in [-1, 1]) for `config`.
+Problem makeProblem(const Config &config, uint32_t seed);
+
+/// The rnnc spec of a config; the model is named `name`.
+std::string specYaml(const Config &config, const std::string &name);
+
+/// The Flax params path of a direction's cell: "rnn/cell",
+/// "rnn/forward_rnn/cell" or "rnn/backward_rnn/cell".
+std::string cellPrefix(const Config &config, int direction);
+
+/// What one implementation computed: y [B, T, D*H] and the final carries,
+/// keyed "h", "c" (unidirectional) or "forward/h", "backward/c", ...
+/// each [B, H].
+struct Outputs {
+  std::vector<float> y;
+  std::map<std::string, std::vector<float>> carries;
+};
+
+/// Which positions of y a comparison looks at.
+enum class Positions {
+  All,   ///< every (b, t)
+  Valid, ///< t < length(b): the peer's padded outputs mean something else
+};
+
+/// The result of comparing one implementation's outputs with rnnc's.
+struct Check {
+  bool ran = false;  ///< a comparison was made
+  bool ok = false;   ///< every compared element within tolerance
+  double maxAbs = 0; ///< largest |got - want|
+  int64_t compared = 0;
+  std::string detail; ///< the first mismatch, or what was not compared
+};
+
+/// Compares `got` with `want` (rnnc's) element by element within
+/// atol + rtol * |want|. Carries missing from `got` are not compared and
+/// are named in Check::detail.
+Check checkOutputs(const Problem &problem, const Outputs &want,
+                   const Outputs &got, Positions positions, double atol,
+                   double rtol);
+
+} // namespace rnnc::bench
+
+#endif // RNN_BENCH_PROBLEM_H

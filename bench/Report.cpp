@@ -1,0 +1,373 @@
+//===- Report.cpp - Results of a benchmark run ----------------------------===//
+
+#include "Report.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+
+#include <cmath>
+
+using namespace rnnc::bench;
+using Status = ImplResult::Status;
+
+const char *rnnc::bench::implName(Impl impl) {
+  switch (impl) {
+  case Impl::Rnnc:
+    return "rnnc";
+  case Impl::OneDnn:
+    return "oneDNN";
+  case Impl::Torch:
+    return "PyTorch";
+  case Impl::Reference:
+    return "reference";
+  }
+  return "?";
+}
+
+std::optional<double> Row::speedup(Impl peer) const {
+  const ImplResult &ours = result(Impl::Rnnc), &theirs = result(peer);
+  if (!ours.timed() || !theirs.timed() || ours.median() <= 0)
+    return std::nullopt;
+  return theirs.median() / ours.median();
+}
+
+namespace {
+
+const char *statusName(Status status) {
+  switch (status) {
+  case Status::Skipped:
+    return "skipped";
+  case Status::Unavailable:
+    return "unavailable";
+  case Status::Failed:
+    return "FAILED";
+  case Status::Ok:
+    return "ok";
+  }
+  return "?";
+}
+
+std::string format(const char *fmt, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), fmt, value);
+  return buffer;
+}
+
+double gflops(const Row &row, const ImplResult &result) {
+  return row.flops / result.median() / 1e9;
+}
+
+/// "1.23 ms (1.20-1.35)", "~12.3 s (11.9-13.0) *", "skipped", ...
+std::string timeCell(const Row &row, Impl impl, const Policy &policy) {
+  const ImplResult &r = row.result(impl);
+  if (!r.timed())
+    return r.status == Status::Ok ? "check only" : statusName(r.status);
+  std::string cell = (r.extrapolated() ? "~" : "") + formatSeconds(r.median()) +
+                     " (" + formatSeconds(r.min()) + "-" +
+                     formatSeconds(r.max()) + ")";
+  if (r.extrapolated())
+    cell += " *";
+  if (r.stats.reps() < policy.normalReps)
+    cell += " n=" + std::to_string(r.stats.reps());
+  return cell;
+}
+
+std::string rateCell(const Row &row, Impl impl, double peak) {
+  const ImplResult &r = row.result(impl);
+  if (!r.timed())
+    return "";
+  double rate = gflops(row, r);
+  return format(rate >= 10 ? "%.1f" : "%.2f", rate) +
+         (peak > 0 ? " (" + format("%.1f", 100 * rate / peak) + "%)" : "");
+}
+
+std::string checkCell(const ImplResult &r) {
+  if (!r.check.ran)
+    return "-";
+  return (r.check.ok ? "" : "FAILED ") + format("%.1e", r.check.maxAbs);
+}
+
+/// Geometric mean of the speed-ups over `peer`; `measuredOnly` leaves out
+/// rows whose rnnc time was extrapolated.
+std::pair<double, int> geomean(const std::vector<Row> &rows, Impl peer,
+                               bool measuredOnly) {
+  double logSum = 0;
+  int count = 0;
+  for (const Row &row : rows) {
+    auto speedup = row.speedup(peer);
+    if (!speedup || (measuredOnly && row.result(Impl::Rnnc).extrapolated()))
+      continue;
+    logSum += std::log(*speedup);
+    ++count;
+  }
+  return {count ? std::exp(logSum / count) : 0, count};
+}
+
+std::string label(const Config &c) {
+  return c.kind() + " H=" + std::to_string(c.hidden) +
+         " B=" + std::to_string(c.batch) + " T=" + std::to_string(c.time);
+}
+
+} // namespace
+
+void rnnc::bench::printMarkdown(llvm::raw_ostream &os, const RunInfo &info,
+                                const std::vector<Row> &rows) {
+  const MachineInfo &m = info.machine;
+  double peak = m.peak();
+  os << "## rnn-bench (" << info.mode << ")\n\n";
+  os << "- rnnc: sources at " << info.revision << "\n";
+  os << "- CPU: " << m.cpuModel << (m.avx512 ? ", AVX-512" : "")
+     << (m.avx2 ? ", AVX2+FMA" : "") << "; load average at start "
+     << format("%.2f", m.loadAverage)
+     << (info.pinnedCpu.empty() ? "; not pinned"
+                                : "; pinned to CPU " + info.pinnedCpu)
+     << "\n";
+  os << "- FP32 FMA peak, one core (measured, best of 7): AVX-512 "
+     << format("%.1f", m.peakAvx512) << " GFLOP/s, AVX2 "
+     << format("%.1f", m.peakAvx2) << " GFLOP/s; % peak uses "
+     << format("%.1f", peak) << "\n";
+  if (!info.bandwidths.empty()) {
+    os << "- Read bandwidth, one core (best of 7):";
+    for (auto [bytes, gbs] : info.bandwidths)
+      os << " " << format("%.0f", bytes / 1024.0) << " KiB "
+         << format("%.1f", gbs) << " GB/s;";
+    os << "\n";
+  }
+  os << "- Peers: " << info.onednn << "; " << info.torch << "\n";
+  if (!info.removedEnvironment.empty())
+    os << "- Removed for the PyTorch peer: " << info.removedEnvironment << "\n";
+  os << "- Timing: first call = warm-up and correctness check; then >= "
+     << info.policy.minReps
+     << " timed calls and >= " << format("%.2f", info.policy.targetSeconds)
+     << " s; median (min-max). Check: |peer - rnnc| <= "
+     << format("%.0e", info.atol) << " + " << format("%.0e", info.rtol)
+     << " |rnnc|\n\n";
+
+  os << "| config | GFLOP | rnnc | rnnc GF/s (%pk) | oneDNN | oneDNN GF/s "
+        "(%pk) | PyTorch | PyTorch GF/s (%pk) | reference | roofline GF/s "
+        "(%pk) | vs oneDNN | vs PyTorch | max err oneDNN / PyTorch / ref |\n";
+  os << "|---|---:|---|---:|---|---:|---|---:|---|---:|---:|---:|---|\n";
+  for (const Row &row : rows) {
+    auto speedup = [&](Impl peer) {
+      auto s = row.speedup(peer);
+      return s ? format(*s >= 0.1 ? "%.2fx" : "%.3fx", *s) : std::string("-");
+    };
+    std::string roof =
+        row.rooflineGflops > 0
+            ? format("%.1f", row.rooflineGflops) + " (" +
+                  format("%.1f", 100 * row.rooflineGflops / peak) + "%)"
+            : "";
+    os << "| " << label(row.config) << " | " << format("%.3g", row.flops / 1e9)
+       << " | " << timeCell(row, Impl::Rnnc, info.policy) << " | "
+       << rateCell(row, Impl::Rnnc, peak) << " | "
+       << timeCell(row, Impl::OneDnn, info.policy) << " | "
+       << rateCell(row, Impl::OneDnn, peak) << " | "
+       << timeCell(row, Impl::Torch, info.policy) << " | "
+       << rateCell(row, Impl::Torch, peak) << " | "
+       << timeCell(row, Impl::Reference, info.policy) << " | " << roof << " | "
+       << speedup(Impl::OneDnn) << " | " << speedup(Impl::Torch) << " | "
+       << checkCell(row.result(Impl::OneDnn)) << " / "
+       << checkCell(row.result(Impl::Torch)) << " / "
+       << checkCell(row.result(Impl::Rnnc)) << " |\n";
+  }
+  os << "\n**rnnc speed-up, geometric mean** (peer time / rnnc time; > 1 = "
+        "rnnc faster):\n\n";
+  for (Impl peer : {Impl::OneDnn, Impl::Torch}) {
+    auto [all, n] = geomean(rows, peer, false);
+    auto [measured, k] = geomean(rows, peer, true);
+    os << "- vs " << implName(peer) << ": " << format("%.4g", all) << "x over "
+       << n << " configs; " << format("%.4g", measured) << "x over the " << k
+       << " configs whose rnnc time was measured, not extrapolated\n";
+  }
+  os << "\nNotes:\n\n- `*`: rnnc's time is extrapolated: a call over all T "
+        "steps would exceed the time budget, so a call over the first "
+        "T' steps (same weights, same B and H) was timed and scaled by "
+        "T/T'. Its outputs over those steps were checked against the "
+        "peers run on the same truncated problem.\n"
+        "- `n=k`: fewer than "
+     << info.policy.normalReps << " timed calls (slow calls; at least "
+     << info.policy.minReps << ").\n";
+  os << "- Variable lengths: PyTorch pads with zeros, so it is compared at "
+        "valid positions (everywhere for `varlen zeros`); oneDNN 2.6 has no "
+        "lengths and runs the padded batch: valid positions of y and h "
+        "(read from y at the last valid step) are compared, c is not.\n";
+  for (const Row &row : rows) {
+    const ImplResult &ours = row.result(Impl::Rnnc);
+    if (ours.extrapolated())
+      os << "- " << label(row.config)
+         << ": rnnc timed over T'=" << ours.timedSteps << " steps and scaled x"
+         << format("%.4g", ours.scale)
+         << "; the peers were checked against rnnc over those steps\n";
+    for (Impl impl : kImpls) {
+      const ImplResult &r = row.result(impl);
+      if (r.status == Status::Failed || r.status == Status::Unavailable)
+        os << "- " << label(row.config) << ": " << implName(impl) << " "
+           << statusName(r.status) << (r.note.empty() ? "" : ": " + r.note)
+           << (r.check.detail.empty() ? "" : " [" + r.check.detail + "]")
+           << "\n";
+    }
+  }
+  os << "\nTotal wall time: " << format("%.0f", info.totalSeconds) << " s\n";
+}
+
+void rnnc::bench::printCheckSummary(llvm::raw_ostream &os, const RunInfo &info,
+                                    const std::vector<Row> &rows) {
+  os << "peers: " << info.onednn << "; " << info.torch << "\n";
+  int failed = 0, checks = 0;
+  for (const Row &row : rows)
+    for (Impl impl : kImpls) {
+      const ImplResult &r = row.result(impl);
+      const char *against = impl == Impl::Rnnc ? "reference" : "rnnc";
+      os << row.config.id() << " " << implName(impl) << ": "
+         << statusName(r.status);
+      if (r.check.ran) {
+        ++checks;
+        os << " vs " << against << " max abs err "
+           << format("%.2e", r.check.maxAbs) << " over " << r.check.compared
+           << " values";
+      }
+      if (!r.check.detail.empty())
+        os << " [" << r.check.detail << "]";
+      if (!r.note.empty())
+        os << " (" << r.note << ")";
+      os << "\n";
+      if (r.status == Status::Failed)
+        ++failed;
+    }
+  os << "check-only: " << rows.size() << " configs, " << checks
+     << " comparisons, " << failed << " failed\n";
+}
+
+void rnnc::bench::writeCsv(llvm::raw_ostream &os, const RunInfo &info,
+                           const std::vector<Row> &rows) {
+  os << "config,cell,bidirectional,varlen,padded_zeros,H,B,T,gflop,"
+        "working_set_bytes,bandwidth_gbs,roofline_gflops";
+  for (Impl impl : kImpls) {
+    std::string n = implName(impl);
+    os << "," << n << "_status," << n << "_median_s," << n << "_min_s," << n
+       << "_max_s," << n << "_reps," << n << "_gflops," << n << "_pct_peak,"
+       << n << "_timed_steps," << n << "_max_abs_err";
+  }
+  os << ",speedup_vs_oneDNN,speedup_vs_PyTorch,rnnc_compile_s\n";
+  double peak = info.machine.peak();
+  for (const Row &row : rows) {
+    const Config &c = row.config;
+    os << c.id() << "," << (c.cell == CellType::LSTM ? "lstm" : "gru") << ","
+       << c.bidirectional << "," << c.varlen << "," << c.zerosPadded << ","
+       << c.hidden << "," << c.batch << "," << c.time << ","
+       << format("%.6g", row.flops / 1e9) << "," << row.workingSetBytes << ","
+       << format("%.4g", row.bandwidth) << ","
+       << format("%.4g", row.rooflineGflops);
+    for (Impl impl : kImpls) {
+      const ImplResult &r = row.result(impl);
+      os << "," << statusName(r.status);
+      if (r.timed())
+        os << "," << format("%.6g", r.median()) << ","
+           << format("%.6g", r.min()) << "," << format("%.6g", r.max()) << ","
+           << r.stats.reps() << "," << format("%.4g", gflops(row, r)) << ","
+           << format("%.4g", peak > 0 ? 100 * gflops(row, r) / peak : 0);
+      else
+        os << ",,,,,,";
+      os << "," << (r.extrapolated() ? std::to_string(r.timedSteps) : "") << ","
+         << (r.check.ran ? format("%.3g", r.check.maxAbs) : "");
+    }
+    for (Impl peer : {Impl::OneDnn, Impl::Torch}) {
+      auto s = row.speedup(peer);
+      os << "," << (s ? format("%.4g", *s) : "");
+    }
+    os << "," << format("%.3g", row.result(Impl::Rnnc).compileSeconds) << "\n";
+  }
+}
+
+void rnnc::bench::writeJson(llvm::raw_ostream &os, const RunInfo &info,
+                            const std::vector<Row> &rows) {
+  llvm::json::OStream j(os, 1);
+  const MachineInfo &m = info.machine;
+  j.object([&] {
+    j.attribute("mode", info.mode);
+    j.attribute("revision", info.revision);
+    j.attributeObject("machine", [&] {
+      j.attribute("cpu", m.cpuModel);
+      j.attribute("avx512", m.avx512);
+      j.attribute("peak_avx512_gflops", m.peakAvx512);
+      j.attribute("peak_avx2_gflops", m.peakAvx2);
+      j.attribute("peak_gflops", m.peak());
+      j.attribute("load_average", m.loadAverage);
+      j.attribute("pinned_cpu", info.pinnedCpu);
+      j.attributeArray("read_bandwidth", [&] {
+        for (const auto &entry : info.bandwidths)
+          j.object([&] {
+            j.attribute("bytes", entry.first);
+            j.attribute("gbs", entry.second);
+          });
+      });
+    });
+    j.attribute("onednn", info.onednn);
+    j.attribute("torch", info.torch);
+    j.attribute("removed_environment", info.removedEnvironment);
+    j.attributeObject("policy", [&] {
+      j.attribute("target_seconds", info.policy.targetSeconds);
+      j.attribute("min_reps", info.policy.minReps);
+      j.attribute("max_reps", info.policy.maxReps);
+      j.attribute("atol", info.atol);
+      j.attribute("rtol", info.rtol);
+    });
+    j.attribute("total_seconds", info.totalSeconds);
+    j.attributeArray("rows", [&] {
+      for (const Row &row : rows)
+        j.object([&] {
+          const Config &c = row.config;
+          j.attribute("config", c.id());
+          j.attribute("cell", c.cell == CellType::LSTM ? "lstm" : "gru");
+          j.attribute("bidirectional", c.bidirectional);
+          j.attribute("varlen", c.varlen);
+          j.attribute("padded_zeros", c.zerosPadded);
+          j.attribute("H", c.hidden);
+          j.attribute("B", c.batch);
+          j.attribute("T", c.time);
+          j.attribute("gflop", row.flops / 1e9);
+          j.attribute("working_set_bytes", row.workingSetBytes);
+          j.attribute("bandwidth_gbs", row.bandwidth);
+          j.attribute("roofline_gflops", row.rooflineGflops);
+          j.attribute("wall_seconds", row.seconds);
+          for (Impl peer : {Impl::OneDnn, Impl::Torch})
+            if (auto s = row.speedup(peer))
+              j.attribute(std::string("speedup_vs_") + implName(peer), *s);
+          j.attributeObject("results", [&] {
+            for (Impl impl : kImpls) {
+              const ImplResult &r = row.result(impl);
+              j.attributeObject(implName(impl), [&] {
+                j.attribute("status", statusName(r.status));
+                if (!r.note.empty())
+                  j.attribute("note", r.note);
+                if (r.timed()) {
+                  j.attribute("median_s", r.median());
+                  j.attribute("min_s", r.min());
+                  j.attribute("max_s", r.max());
+                  j.attribute("gflops", gflops(row, r));
+                  j.attributeArray("timed_calls_s", [&] {
+                    for (double s : r.stats.seconds)
+                      j.value(s);
+                  });
+                }
+                if (r.extrapolated()) {
+                  j.attribute("timed_steps", r.timedSteps);
+                  j.attribute("scale", r.scale);
+                }
+                if (r.check.ran) {
+                  j.attribute("check_ok", r.check.ok);
+                  j.attribute("max_abs_err", r.check.maxAbs);
+                  j.attribute("compared", r.check.compared);
+                }
+                if (!r.check.detail.empty())
+                  j.attribute("check_detail", r.check.detail);
+                if (impl == Impl::Rnnc)
+                  j.attribute("compile_s", r.compileSeconds);
+              });
+            }
+          });
+        });
+    });
+  });
+  os << "\n";
+}

@@ -1,0 +1,497 @@
+//===- rnn_bench.cpp - rnnc against oneDNN and PyTorch, side by side ------===//
+//
+// For every config of the grid (docs: bench/README.md): generate a problem
+// (spec, Flax weights, inputs), compile it with rnnc for the host CPU and
+// time `<name>_run`; run oneDNN and PyTorch on the same weights and inputs,
+// check their first-run outputs against rnnc's and time them the same way;
+// run the reference implementation where that is cheap. Then print a
+// Markdown table and write CSV and JSON files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+#include "OneDnnPeer.h"
+#include "Ours.h"
+#include "Report.h"
+#include "TorchPeer.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace rnnc;
+using namespace rnnc::bench;
+using Status = ImplResult::Status;
+namespace cl = llvm::cl;
+
+namespace {
+
+cl::opt<bool> quick("quick", cl::desc("Run 6 representative configs"));
+cl::opt<bool> checkOnly(
+    "check-only",
+    cl::desc("Tiny configs, correctness gate only, no timing claims"));
+cl::opt<std::string> csvPath("csv", cl::desc("Where to write the CSV"),
+                             cl::init(RNN_BENCH_DEFAULT_OUTPUT ".csv"));
+cl::opt<std::string> jsonPath("json", cl::desc("Where to write the JSON"),
+                              cl::init(RNN_BENCH_DEFAULT_OUTPUT ".json"));
+cl::opt<std::string> filter("filter",
+                            cl::desc("Only configs whose id contains this"));
+cl::opt<int> cpu("cpu", cl::desc("Pin the run (and the peers) to this CPU"),
+                 cl::init(-1));
+cl::opt<double> targetSeconds(
+    "target-seconds",
+    cl::desc("Timed seconds per implementation and config (default 1, "
+             "--quick 0.5)"),
+    cl::init(0));
+cl::opt<double> maxCallSeconds(
+    "rnnc-max-call-seconds",
+    cl::desc("Extrapolate rnnc from fewer steps when one call would take "
+             "longer than this"),
+    cl::init(5.0));
+cl::opt<bool> noTorch("no-torch", cl::desc("Leave out the PyTorch peer"));
+cl::opt<bool> noOneDnn("no-onednn", cl::desc("Leave out the oneDNN peer"));
+cl::opt<std::string>
+    torchScript("torch-script", cl::desc("Path of torch_peer.py"),
+                cl::init(RNN_BENCH_SOURCE_DIR "/torch_peer.py"));
+cl::opt<std::string> torchBlasDir(
+    "torch-blas-dir",
+    cl::desc("Directory prepended to the PyTorch peer's LD_LIBRARY_PATH"),
+    cl::init(RNN_BENCH_OPENBLAS_DIR));
+cl::opt<bool> injectFault(
+    "inject-fault",
+    cl::desc("Map two gates wrongly in both peers (tests the check)"),
+    cl::Hidden);
+
+constexpr double kAtol = 1e-3, kRtol = 1e-3;
+/// Configs above this are probed on kProbeSteps steps before rnnc runs
+/// them in full; a truncated run has at least kProbeSteps steps (so the
+/// recurrent weights take part in the check).
+constexpr double kProbeFlops = 0.2e9;
+constexpr int64_t kProbeSteps = 2;
+/// The reference checks rnnc up to this many FLOPs, and is timed up to
+/// kReferenceTimeFlops (it is a plain double-precision implementation).
+constexpr double kReferenceCheckFlops = 0.5e9, kReferenceTimeFlops = 0.05e9;
+
+uint32_t seedOf(const std::string &id) {
+  uint32_t hash = 2166136261u;
+  for (char c : id)
+    hash = (hash ^ static_cast<uint8_t>(c)) * 16777619u;
+  return hash;
+}
+
+std::vector<Config> grid() {
+  auto make = [](CellType cell, int64_t h, int64_t b, int64_t t) {
+    Config c;
+    c.cell = cell;
+    c.hidden = h;
+    c.batch = b;
+    c.time = t;
+    return c;
+  };
+  std::vector<Config> configs;
+  if (checkOnly) {
+    configs.push_back(make(CellType::LSTM, 16, 3, 5));
+    configs.push_back(make(CellType::GRU, 16, 3, 5));
+    Config bi = make(CellType::LSTM, 8, 2, 4);
+    bi.bidirectional = true;
+    configs.push_back(bi);
+    for (CellType cell : {CellType::GRU, CellType::LSTM}) {
+      Config varlen = make(cell, 16, 4, 6);
+      varlen.varlen = true;
+      varlen.zerosPadded = cell == CellType::LSTM;
+      configs.push_back(varlen);
+    }
+    return configs;
+  }
+  if (quick) {
+    configs.push_back(make(CellType::LSTM, 64, 1, 32));
+    configs.push_back(make(CellType::LSTM, 256, 16, 32));
+    configs.push_back(make(CellType::GRU, 1024, 1, 32));
+    configs.push_back(make(CellType::GRU, 256, 128, 32));
+    Config bi = make(CellType::LSTM, 256, 16, 128);
+    bi.bidirectional = true;
+    configs.push_back(bi);
+    Config varlen = make(CellType::GRU, 256, 16, 256);
+    varlen.varlen = true;
+    configs.push_back(varlen);
+    return configs;
+  }
+  for (CellType cell : {CellType::LSTM, CellType::GRU})
+    for (int64_t h : {64, 256, 1024})
+      for (int64_t b : {1, 16, 128})
+        for (int64_t t : {32, 256})
+          configs.push_back(make(cell, h, b, t));
+  Config bi = make(CellType::LSTM, 256, 16, 128);
+  bi.bidirectional = true;
+  configs.push_back(bi);
+  for (bool zeros : {false, true})
+    for (CellType cell : {CellType::LSTM, CellType::GRU})
+      for (int64_t b : {16, 128}) {
+        Config varlen = make(cell, 256, b, 256);
+        varlen.varlen = true;
+        varlen.zerosPadded = zeros;
+        configs.push_back(varlen);
+      }
+  return configs;
+}
+
+/// Which of a peer's positions mean the same as rnnc's.
+Positions peerPositions(const Config &config, Impl peer) {
+  if (!config.varlen)
+    return Positions::All;
+  // PyTorch pads with zeros, which is what `padded_outputs: zeros` asks
+  // for; oneDNN has no lengths and computes through the padding.
+  if (peer == Impl::Torch && config.zerosPadded)
+    return Positions::All;
+  return Positions::Valid;
+}
+
+struct Context {
+  Policy policy;
+  TorchPeer *torch = nullptr;
+  RunInfo *info = nullptr;
+};
+
+/// Runs one peer on `checkProblem` (for the check against `want`) and, on
+/// `fullProblem`, times it.
+template <typename Once, typename Timed>
+void runPeer(ImplResult &result, const Problem &checkProblem,
+             const Outputs &want, Impl peer, bool truncated, Once once,
+             Timed timed) {
+  std::string error;
+  Outputs got;
+  if (!once(checkProblem, got, error)) {
+    result.status = Status::Failed;
+    result.note = error;
+    return;
+  }
+  result.check =
+      checkOutputs(checkProblem, want, got,
+                   peerPositions(checkProblem.config, peer), kAtol, kRtol);
+  if (truncated)
+    result.check.detail =
+        "checked over the first " + std::to_string(checkProblem.config.time) +
+        " steps" +
+        (result.check.detail.empty() ? std::string()
+                                     : "; " + result.check.detail);
+  if (!result.check.ok) {
+    result.status = Status::Failed;
+    result.note = "outputs differ from rnnc's";
+    return;
+  }
+  result.status = Status::Ok;
+  if (!checkOnly && !timed(result.stats, error)) {
+    result.status = Status::Failed;
+    result.note = error;
+  }
+}
+
+Row runConfig(const Config &config, Context &context) {
+  double start = now();
+  Row row;
+  row.config = config;
+  for (Impl impl : kImpls)
+    row.results[impl] = ImplResult();
+  Problem full = makeProblem(config, seedOf(config.id()));
+  row.flops = full.flops();
+  row.workingSetBytes = full.recurrentWeightBytes();
+  ImplResult &ours = row.results[Impl::Rnnc];
+
+  // rnnc: slow configs are probed on kProbeSteps steps first; if a call
+  // over all T steps would take too long, rnnc runs (and is timed on) the
+  // first `steps` steps only, reusing the probe when that is the same.
+  int64_t steps = config.time;
+  std::string error;
+  std::unique_ptr<RnncModel> model;
+  Problem cut;
+  Outputs want;
+  if (!checkOnly && full.flops() > kProbeFlops && config.time > kProbeSteps) {
+    cut = full.truncated(kProbeSteps);
+    model = RnncModel::compile(cut, error);
+    if (model && model->run() == 0) {
+      want = model->outputs();
+      double before = now();
+      model->run();
+      double perStep = (now() - before) / kProbeSteps;
+      if (perStep * config.time > maxCallSeconds)
+        steps = std::clamp<int64_t>(
+            static_cast<int64_t>(maxCallSeconds / 4 / perStep), kProbeSteps,
+            config.time);
+    }
+    if (steps != kProbeSteps)
+      model.reset(); // failures are reported by the compilation below
+  }
+  if (steps < config.time && steps != kProbeSteps)
+    cut = full.truncated(steps);
+  const Problem &ran = steps < config.time ? cut : full;
+  {
+    if (!model) {
+      model = RnncModel::compile(ran, error);
+      if (!model) {
+        ours.status = Status::Failed;
+        ours.note = "compilation failed: " + error;
+        row.seconds = now() - start;
+        return row;
+      }
+      if (int32_t status = model->run()) {
+        ours.status = Status::Failed;
+        ours.note = "the entry point returned " + std::to_string(status);
+        row.seconds = now() - start;
+        return row;
+      }
+      want = model->outputs();
+    }
+    ours.compileSeconds = model->compileSeconds();
+    ours.status = Status::Ok;
+    if (steps < config.time) {
+      ours.timedSteps = steps;
+      ours.scale = static_cast<double>(config.time) / steps;
+    }
+    // Timed right after the warm-up call, before the reference runs.
+    if (!checkOnly)
+      ours.stats = measure(context.policy, [&] { model->run(); });
+    // The reference: the check of rnnc itself, and a time where cheap.
+    ImplResult &ref = row.results[Impl::Reference];
+    if (ran.flops() <= kReferenceCheckFlops) {
+      Outputs refOut;
+      if (!runReference(*model, ran, refOut, error)) {
+        ref.status = Status::Failed;
+        ref.note = error;
+      } else {
+        ours.check =
+            checkOutputs(ran, refOut, want, Positions::All, kAtol, kRtol);
+        ref.status = Status::Ok;
+        if (!ours.check.ok) {
+          ours.status = Status::Failed;
+          ours.note = "outputs differ from the reference's";
+        }
+        if (!checkOnly && full.flops() <= kReferenceTimeFlops &&
+            steps == config.time)
+          ref.stats = measure(context.policy, [&] {
+            runReference(*model, ran, refOut, error);
+          });
+      }
+    } else {
+      ref.note = "too slow to run at this size";
+    }
+    model.reset();
+  }
+
+  bool truncated = steps < config.time;
+  // oneDNN.
+  ImplResult &onednn = row.results[Impl::OneDnn];
+  if (noOneDnn) {
+    onednn.note = "--no-onednn";
+  } else if (!oneDnnAvailable()) {
+    onednn.status = Status::Unavailable;
+    onednn.note = oneDnnDescription();
+  } else {
+    // The primitive of the full problem is kept from the check to the
+    // timing; a truncated problem's is not.
+    std::unique_ptr<OneDnnRnn> kept;
+    auto once = [&](const Problem &p, Outputs &out, std::string &err) {
+      auto rnn = OneDnnRnn::create(p, injectFault, err);
+      if (!rnn || !rnn->run(err))
+        return false;
+      out = rnn->outputs(p);
+      if (&p == &full)
+        kept = std::move(rnn);
+      return true;
+    };
+    auto timed = [&](Stats &stats, std::string &err) {
+      if (!kept) {
+        kept = OneDnnRnn::create(full, injectFault, err);
+        if (!kept || !kept->run(err)) // warm-up
+          return false;
+      }
+      bool ok = true;
+      stats = measure(context.policy, [&] { ok = kept->run(err) && ok; });
+      return ok;
+    };
+    runPeer(onednn, ran, want, Impl::OneDnn, truncated, once, timed);
+  }
+
+  // PyTorch.
+  ImplResult &torch = row.results[Impl::Torch];
+  if (!context.torch) {
+    torch.status = noTorch ? Status::Skipped : Status::Unavailable;
+    torch.note = noTorch ? "--no-torch" : "the PyTorch peer did not start";
+  } else {
+    auto once = [&](const Problem &p, Outputs &out, std::string &err) {
+      // The full problem is checked and timed in one request.
+      return context.torch->run(p, !truncated && !checkOnly, context.policy,
+                                out, torch.stats, err);
+    };
+    auto timed = [&](Stats &stats, std::string &err) {
+      if (!truncated)
+        return true; // timed with the check
+      Outputs out;
+      return context.torch->run(full, true, context.policy, out, stats, err);
+    };
+    runPeer(torch, ran, want, Impl::Torch, truncated, once, timed);
+  }
+
+  if (config.batch == 1 && !checkOnly) {
+    const MachineInfo &m = context.info->machine;
+    auto &cached = context.info->bandwidths[row.workingSetBytes];
+    if (cached == 0)
+      cached = measureReadBandwidth(row.workingSetBytes);
+    row.bandwidth = cached;
+    double h = config.hidden, g = config.gates();
+    double inputFlops = 2 * config.time * g * h * h;
+    double stepFlops = 2 * g * h * h;
+    double stepSeconds = std::max(stepFlops / (m.peak() * 1e9),
+                                  row.workingSetBytes / (cached * 1e9));
+    double bound = (inputFlops / (m.peak() * 1e9) + config.time * stepSeconds) *
+                   config.directions();
+    row.rooflineGflops = row.flops / bound / 1e9;
+  }
+  row.seconds = now() - start;
+  return row;
+}
+
+/// `git describe --always --dirty` of the source tree, or "unknown".
+std::string sourceRevision() {
+  std::string command =
+      "git -C '" RNN_BENCH_SOURCE_DIR "' describe --always --dirty 2>/dev/null";
+  std::string revision;
+  if (FILE *pipe = popen(command.c_str(), "r")) {
+    char buffer[128];
+    while (std::fgets(buffer, sizeof(buffer), pipe))
+      revision += buffer;
+    pclose(pipe);
+  }
+  while (!revision.empty() && std::isspace(revision.back()))
+    revision.pop_back();
+  return revision.empty() ? "unknown" : revision;
+}
+
+/// oneDNN reads OMP_NUM_THREADS when it is loaded: make sure it is 1.
+void ensureSingleThread(char **argv) {
+  const char *threads = std::getenv("OMP_NUM_THREADS");
+  if (threads && std::strcmp(threads, "1") == 0)
+    return;
+  setenv("OMP_NUM_THREADS", "1", 1);
+  execv("/proc/self/exe", argv);
+  llvm::errs() << "rnn-bench: cannot restart with OMP_NUM_THREADS=1\n";
+  std::exit(2);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  ensureSingleThread(argv);
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "rnn-bench: rnnc's generated code against oneDNN and PyTorch\n");
+  double begin = now();
+  RunInfo info;
+  info.mode = checkOnly ? "check-only" : quick ? "quick" : "full";
+  info.revision = sourceRevision();
+  info.atol = kAtol;
+  info.rtol = kRtol;
+  Context context;
+  context.info = &info;
+  context.policy.targetSeconds = targetSeconds > 0 ? targetSeconds.getValue()
+                                 : quick           ? 0.5
+                                                   : 1.0;
+  info.policy = context.policy;
+
+  if (cpu >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+      llvm::errs() << "rnn-bench: cannot pin to CPU " << cpu << "\n";
+      return 2;
+    }
+    info.pinnedCpu = std::to_string(cpu);
+  }
+  if (!checkOnly) {
+    llvm::errs() << "measuring the FMA peak...\n";
+    info.machine = probeMachine();
+  }
+  info.onednn = noOneDnn ? "oneDNN: left out" : oneDnnDescription();
+
+  llvm::SmallString<128> scratch;
+  if (llvm::sys::fs::createUniqueDirectory("rnn-bench", scratch)) {
+    llvm::errs() << "rnn-bench: cannot create a scratch directory\n";
+    return 2;
+  }
+  std::unique_ptr<TorchPeer> torch;
+  if (!noTorch) {
+    std::string error;
+    torch = TorchPeer::start(torchScript, torchBlasDir, scratch.str().str(),
+                             injectFault, error);
+    info.torch = torch ? torch->description() : "PyTorch: " + error;
+    if (torch && !torch->usesOpenBlas())
+      info.torch += " [WARNING: not OpenBLAS]";
+    if (torch)
+      info.removedEnvironment = torch->removedEnvironment();
+  } else {
+    info.torch = "PyTorch: left out";
+  }
+  context.torch = torch.get();
+  llvm::errs() << info.onednn << "\n" << info.torch << "\n";
+
+  std::vector<Row> rows;
+  std::vector<Config> configs = grid();
+  for (const Config &config : configs) {
+    if (!filter.empty() && config.id().find(filter) == std::string::npos)
+      continue;
+    llvm::errs() << "[" << rows.size() + 1 << "/" << configs.size() << "] "
+                 << config.id() << " ...";
+    llvm::errs().flush();
+    rows.push_back(runConfig(config, context));
+    const Row &row = rows.back();
+    for (Impl impl : kImpls) {
+      const ImplResult &r = row.result(impl);
+      llvm::errs() << " " << implName(impl) << " "
+                   << (r.timed()
+                           ? (r.extrapolated() ? "~" : "") +
+                                 formatSeconds(r.median())
+                           : std::string(r.status == Status::Ok       ? "ok"
+                                         : r.status == Status::Failed ? "FAILED"
+                                                                      : "-"));
+    }
+    llvm::errs() << " (" << formatSeconds(row.seconds) << ")\n";
+  }
+  torch.reset();
+  llvm::sys::fs::remove_directories(scratch);
+  info.totalSeconds = now() - begin;
+
+  bool failed = false;
+  for (const Row &row : rows)
+    for (Impl impl : kImpls)
+      failed |= row.result(impl).status == Status::Failed;
+  if (checkOnly) {
+    printCheckSummary(llvm::outs(), info, rows);
+    return failed ? 1 : 0;
+  }
+  printMarkdown(llvm::outs(), info, rows);
+  for (auto [path, write] : {std::pair{csvPath.getValue(), &writeCsv},
+                             std::pair{jsonPath.getValue(), &writeJson}}) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec) {
+      llvm::errs() << "rnn-bench: cannot write '" << path
+                   << "': " << ec.message() << "\n";
+      return 2;
+    }
+    write(os, info, rows);
+    llvm::errs() << "wrote " << path << "\n";
+  }
+  return failed ? 1 : 0;
+}
