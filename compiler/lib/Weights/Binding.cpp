@@ -15,20 +15,6 @@ using namespace rnnc::spec;
 using llvm::StringRef;
 
 
-static const char *mergeName(Merge merge) {
-  switch (merge) {
-  case Merge::Concat:
-    return "concat";
-  case Merge::Add:
-    return "add";
-  case Merge::Mul:
-    return "mul";
-  case Merge::Mean:
-    return "mean";
-  }
-  return "merge";
-}
-
 std::string rnnc::defaultParamsPath(const Layer &layer, Direction direction) {
   if (!layer.isBidirectional())
     return layer.name + "/cell";
@@ -347,7 +333,7 @@ std::optional<std::vector<LayerParams>> Binder::run() {
             backward = layer.backward.cell.features;
     if (layer.merge != Merge::Concat && forward != backward)
       error(locOf(layer.loc, modelLoc))
-          << "merge '" << mergeName(layer.merge) << "' of layer '" << layer.name
+          << "merge '" << stringify(layer.merge) << "' of layer '" << layer.name
           << "' needs equal forward and backward features, found " << forward
           << " and " << backward;
     std::optional<CellParams> fwd =
