@@ -38,6 +38,7 @@ struct LayerConfig {
   std::string backwardCell; ///< non-empty: a Bidirectional layer
   std::string cellExtra;    ///< more cell keys, e.g. "reset_gate: false"
   int features = 4;
+  int backwardFeatures = 0; ///< 0: as `features`
   std::string merge = "concat";
   bool reverse = false, keepOrder = false, returnCarry = true,
        initInput = false;
@@ -54,9 +55,12 @@ struct CaseConfig {
   std::vector<LayerConfig> layers{LayerConfig()};
 };
 
-std::string cellYaml(const std::string &type, const LayerConfig &layer) {
-  std::string yaml = "{type: " + type +
-                     ", features: " + std::to_string(layer.features);
+std::string cellYaml(const std::string &type, const LayerConfig &layer,
+                     bool backward = false) {
+  int features = backward && layer.backwardFeatures ? layer.backwardFeatures
+                                                    : layer.features;
+  std::string yaml =
+      "{type: " + type + ", features: " + std::to_string(features);
   if (!layer.cellExtra.empty())
     yaml += ", " + layer.cellExtra;
   return yaml + "}";
@@ -86,7 +90,8 @@ std::string toYaml(const CaseConfig &config) {
     } else {
       os << "    type: Bidirectional\n    forward_rnn: {cell: "
          << cellYaml(layer.cell, layer) << ", unroll: " << layer.unroll
-         << "}\n    backward_rnn: {cell: " << cellYaml(layer.backwardCell, layer)
+         << "}\n    backward_rnn: {cell: "
+         << cellYaml(layer.backwardCell, layer, /*backward=*/true)
          << "}\n    merge_fn: " << layer.merge << "\n";
     }
     os << "    return_carry: " << (layer.returnCarry ? "true" : "false")
@@ -367,6 +372,52 @@ std::vector<CaseConfig> cases() {
   wideBidi.layers[0].backwardCell = "SimpleCell";
   wideBidi.layers[0].features = 40;
   all.push_back(wideBidi);
+
+  // Edge sizes: one step, one feature, a batch of one, unroll beyond T,
+  // directions of different sizes, a 3-D ConvLSTM, ConvLSTM on ConvLSTM.
+  CaseConfig oneStep;
+  oneStep.name = "edge_one_step_reverse";
+  oneStep.time = 1;
+  oneStep.layers[0].reverse = oneStep.layers[0].keepOrder = true;
+  oneStep.layers[0].unroll = 4;
+  all.push_back(oneStep);
+  CaseConfig oneFeature;
+  oneFeature.name = "edge_one_feature_batch_of_one";
+  oneFeature.batch = {1};
+  oneFeature.features = "1";
+  oneFeature.layers[0].cell = "GRUCell";
+  oneFeature.layers[0].features = 1;
+  all.push_back(oneFeature);
+  CaseConfig uneven;
+  uneven.name = "edge_bidirectional_concat_uneven_sizes";
+  uneven.layers[0].cell = "SimpleCell";
+  uneven.layers[0].backwardCell = "LSTMCell";
+  uneven.layers[0].features = 3;
+  uneven.layers[0].backwardFeatures = 6;
+  uneven.layers[0].unroll = 5;
+  all.push_back(uneven);
+  CaseConfig conv3d;
+  conv3d.name = "edge_conv_lstm_3d";
+  conv3d.batch = {1};
+  conv3d.time = 3;
+  conv3d.features = "[3, 4, 2, 2]";
+  conv3d.layers[0].cell = "ConvLSTMCell";
+  conv3d.layers[0].features = 2;
+  conv3d.layers[0].cellExtra = "kernel_size: [2, 3, 1]";
+  all.push_back(conv3d);
+  CaseConfig convStack;
+  convStack.name = "edge_conv_lstm_stack_unbatched";
+  convStack.batch = {};
+  convStack.lengths = false;
+  convStack.time = 3;
+  convStack.features = "[5, 2]";
+  convStack.layers.resize(2);
+  for (LayerConfig &layer : convStack.layers) {
+    layer.cell = "ConvLSTMCell";
+    layer.features = 3;
+    layer.cellExtra = "kernel_size: [3], use_bias: false";
+  }
+  all.push_back(convStack);
 
   // Stacks of three layers.
   CaseConfig stack;
