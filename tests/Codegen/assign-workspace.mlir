@@ -46,3 +46,32 @@ func.func @other() {
   %a = memref.alloc() : memref<4xf32>
   return
 }
+
+// -----
+
+/// Buffers whose lifetimes do not overlap share space: %b is allocated after
+/// the last use of %a (through a view of it), so it gets offset 0 too. %c
+/// is used in a loop that starts before %b's last use, so it stays clear.
+
+// CHECK: module attributes {rnn.workspace_size = 128 : i64}
+// CHECK-LABEL: func.func @reuse_run
+/// (Index constants print as %c<value>.)
+// CHECK: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : memref<128xi8> to memref<4x4xf32>
+// CHECK: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : memref<128xi8> to memref<16xf32>
+// CHECK: memref.view %{{.*}}[%c64{{(_[0-9]+)?}}][] : memref<128xi8> to memref<8xf32>
+func.func @reuse_run(%out: memref<16xf32>, %ws: memref<?xi8> {rnn.workspace}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %a = memref.alloc() : memref<4x4xf32>
+  %flat = memref.collapse_shape %a [[0, 1]] : memref<4x4xf32> into memref<16xf32>
+  memref.copy %flat, %out : memref<16xf32> to memref<16xf32>
+  %b = memref.alloc() : memref<16xf32>
+  %c = memref.alloc() : memref<8xf32>
+  scf.for %i = %c0 to %c2 step %c1 {
+    memref.copy %b, %out : memref<16xf32> to memref<16xf32>
+    %v = memref.load %c[%i] : memref<8xf32>
+    memref.store %v, %out[%i] : memref<16xf32>
+  }
+  return
+}

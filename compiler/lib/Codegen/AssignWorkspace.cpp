@@ -4,6 +4,7 @@
 #include "rnn/IR/RNNDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNASSIGNWORKSPACEPASS
@@ -18,12 +19,87 @@ namespace {
 /// Vector loads and stores want their buffers aligned to a cache line.
 constexpr int64_t kAlignment = 64;
 
+/// The program points (pre-order positions in `func`) during which a buffer
+/// must keep its contents.
+struct Lifetime {
+  int64_t begin = 0, end = 0;
+  bool overlaps(const Lifetime &other) const {
+    return begin <= other.end && other.begin <= end;
+  }
+};
+
+class LifetimeAnalysis {
+public:
+  explicit LifetimeAnalysis(func::FuncOp func) {
+    int64_t next = 0;
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) { first[op] = next++; });
+    func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+      int64_t last = first[op];
+      for (Region &region : op->getRegions())
+        for (Operation &nested : region.getOps())
+          last = std::max(last, this->last[&nested]);
+      this->last[op] = last;
+    });
+  }
+
+  /// From the allocation to the last use of the buffer or of anything that
+  /// may alias it (views, loop and branch results it flows into). A use
+  /// inside a loop that the allocation is outside of keeps the buffer for
+  /// the whole loop; a use by an op with regions, for the whole op.
+  Lifetime of(memref::AllocOp alloc) {
+    Lifetime life{first[alloc], first[alloc]};
+    SmallVector<Value> worklist{alloc.getResult()};
+    llvm::DenseSet<Value> seen;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
+      for (Operation *user : value.getUsers()) {
+        extendTo(life, user, alloc);
+        // Anything the user returns as a buffer may be this buffer.
+        for (Value result : user->getResults())
+          if (isa<BaseMemRefType>(result.getType()))
+            worklist.push_back(result);
+        if (user->hasTrait<OpTrait::IsTerminator>())
+          if (Operation *parent = user->getParentOp())
+            for (Value result : parent->getResults())
+              if (isa<BaseMemRefType>(result.getType()))
+                worklist.push_back(result);
+      }
+    }
+    return life;
+  }
+
+private:
+  void extendTo(Lifetime &life, Operation *user, memref::AllocOp alloc) {
+    life.end = std::max(life.end, last[user]);
+    for (Operation *op = user->getParentOp(); op; op = op->getParentOp()) {
+      if (op->isAncestor(alloc))
+        break;
+      if (isa<LoopLikeOpInterface>(op))
+        life.end = std::max(life.end, last[op]);
+    }
+  }
+
+  llvm::DenseMap<Operation *, int64_t> first, last;
+};
+
 /// Rewrites the allocations of `func`; returns the workspace bytes used.
+/// Buffers whose lifetimes do not overlap share space (first fit).
 FailureOr<int64_t> assignWorkspace(func::FuncOp func, BlockArgument workspace) {
   SmallVector<memref::AllocOp> allocs;
   func.walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
-  int64_t offset = 0;
-  for (memref::AllocOp alloc : allocs) {
+  // All lifetimes first: rewriting allocations changes the program.
+  LifetimeAnalysis lifetimes(func);
+  SmallVector<Lifetime> lives = llvm::map_to_vector(
+      allocs, [&](memref::AllocOp alloc) { return lifetimes.of(alloc); });
+  struct Placed {
+    Lifetime life;
+    int64_t offset, bytes;
+  };
+  SmallVector<Placed> placed;
+  int64_t total = 0;
+  for (auto [alloc, life] : llvm::zip(allocs, lives)) {
     MemRefType type = alloc.getType();
     if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
         !type.getElementType().isIntOrFloat())
@@ -31,8 +107,26 @@ FailureOr<int64_t> assignWorkspace(func::FuncOp func, BlockArgument workspace) {
                                "static shape, an identity layout and a scalar "
                                "element type, got ")
              << type;
-    int64_t bytes =
-        type.getNumElements() * llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    int64_t bytes = llvm::alignTo(
+        type.getNumElements() *
+            llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+        kAlignment);
+    // The lowest aligned offset clear of every live buffer.
+    SmallVector<const Placed *> live;
+    for (const Placed &other : placed)
+      if (other.life.overlaps(life))
+        live.push_back(&other);
+    llvm::sort(live, [](const Placed *a, const Placed *b) {
+      return a->offset < b->offset;
+    });
+    int64_t offset = 0;
+    for (const Placed *other : live)
+      if (offset + bytes > other->offset &&
+          offset < other->offset + other->bytes)
+        offset = other->offset + other->bytes;
+    placed.push_back({life, offset, bytes});
+    total = std::max(total, offset + bytes);
+
     OpBuilder b(alloc);
     Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), offset);
     auto view = memref::ViewOp::create(b, alloc.getLoc(), type, workspace,
@@ -42,9 +136,8 @@ FailureOr<int64_t> assignWorkspace(func::FuncOp func, BlockArgument workspace) {
         user->erase();
     alloc.replaceAllUsesWith(view.getResult());
     alloc.erase();
-    offset = llvm::alignTo(offset + bytes, kAlignment);
   }
-  return offset;
+  return total;
 }
 
 struct RNNAssignWorkspacePass

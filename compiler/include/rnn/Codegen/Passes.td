@@ -29,8 +29,10 @@ def RNNAssignWorkspacePass : Pass<"rnn-assign-workspace", "mlir::ModuleOp"> {
     Generated code never allocates: after bufferization, each static
     `memref.alloc` in a function with a workspace argument becomes a
     `memref.view` of the workspace at a 64-byte aligned offset (deallocs
-    are dropped). The bytes needed are recorded as `rnn.workspace_size` on
-    the module.
+    are dropped). Buffers whose lifetimes do not overlap share space: a
+    buffer lives from its allocation to the last use of anything that may
+    alias it, and through every loop that uses it. The bytes needed are
+    recorded as `rnn.workspace_size` on the module.
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }
