@@ -38,6 +38,18 @@ func.func @odd_sizes(%h: tensor<5x7xf32>, %w: tensor<7x48xf32>, %acc: tensor<5x4
 
 // -----
 
+/// One row (batch 1): the block widens to 8 x 32 = 256 columns, keeping as
+/// many accumulators as an 8x32 block.
+
+// CHECK-LABEL: func.func @matrix_vector
+// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x256xf32> into vector<1x256xf32>
+func.func @matrix_vector(%h: tensor<1x256xf32>, %w: tensor<256x1024xf32>, %acc: tensor<1x1024xf32>) -> tensor<1x1024xf32> {
+  %0 = linalg.matmul ins(%h, %w : tensor<1x256xf32>, tensor<256x1024xf32>) outs(%acc : tensor<1x1024xf32>) -> tensor<1x1024xf32>
+  return %0 : tensor<1x1024xf32>
+}
+
+// -----
+
 /// Left for the scalar path: fewer than 8 columns per block.
 
 // CHECK-LABEL: func.func @negative_narrow

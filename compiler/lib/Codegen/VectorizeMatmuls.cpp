@@ -42,7 +42,9 @@ struct RNNVectorizeMatmulsPass
     for (linalg::MatmulOp op : matmuls) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       int64_t m = largestDivisor(ranges[0], tileM);
-      int64_t n = largestDivisor(ranges[1], tileN);
+      // Fewer rows than a block holds (small batches): widen the block so
+      // it keeps as many independent accumulators.
+      int64_t n = largestDivisor(ranges[1], tileN * std::max<int64_t>(1, tileM / m));
       // Narrow blocks would waste most of each vector register.
       if (n < 8)
         continue;

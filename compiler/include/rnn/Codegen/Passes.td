@@ -144,7 +144,9 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     `vector.contract` of one k step: with the accumulator hoisted out of the
     k loop (`loop-invariant-subset-hoisting`), it stays in registers and each
     step is `tile-m` broadcasts times `tile-n / lanes` fused multiply-adds.
-    Matmuls whose sizes do not tile are left for the scalar path.
+    A matmul with fewer rows than a block (a small batch) gets wider
+    blocks, so it keeps as many independent accumulators. Matmuls whose
+    sizes do not tile are left for the scalar path.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", "4", "rows per register block">,
