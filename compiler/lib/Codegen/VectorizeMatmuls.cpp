@@ -44,7 +44,13 @@ struct RNNVectorizeMatmulsPass
       int64_t m = largestDivisor(ranges[0], tileM);
       // Fewer rows than a block holds (small batches): widen the block so
       // it keeps as many independent accumulators.
-      int64_t n = largestDivisor(ranges[1], tileN * std::max<int64_t>(1, tileM / m));
+      int64_t n = largestDivisor(ranges[1], tileN);
+      int64_t wide =
+          largestDivisor(ranges[1], tileN * std::max<int64_t>(1, tileM / m));
+      // Only whole power-of-two blocks: odd widths (GRU's 3 x 64 columns)
+      // measured several times slower.
+      if (wide > n && llvm::isPowerOf2_64(wide))
+        n = wide;
       // Narrow blocks would waste most of each vector register.
       if (n < 8)
         continue;
