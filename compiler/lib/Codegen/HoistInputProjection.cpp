@@ -8,6 +8,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
+#include <array>
+
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNHOISTINPUTPROJECTIONPASS
 #include "rnn/Codegen/Passes.h.inc"
@@ -83,11 +85,32 @@ bool isPlainMatmulFromZero(linalg::MatmulOp op) {
   return fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
 }
 
+/// Where the projection of `sequence` by `kernel` may go for `op`: before
+/// the outermost loop around `op` that neither value comes from, or before
+/// `op` itself when it is in no loop; null when `op`'s own loop defines one
+/// of them (the projection would then run every iteration).
+Operation *insertionPoint(Operation *op, Value sequence, Value kernel) {
+  auto defines = [&](Operation *parent) {
+    return llvm::any_of(std::array<Value, 2>{sequence, kernel}, [&](Value v) {
+      return parent->isAncestor(v.getParentRegion()->getParentOp());
+    });
+  };
+  Operation *point = op;
+  for (Operation *parent = op->getParentOp(); parent && !defines(parent);
+       parent = parent->getParentOp())
+    if (isa<LoopLikeOpInterface>(parent))
+      point = parent;
+  if (point == op && op->getParentOfType<LoopLikeOpInterface>())
+    return nullptr;
+  return point;
+}
+
 struct RNNHoistInputProjectionPass
     : rnn::impl::RNNHoistInputProjectionPassBase<RNNHoistInputProjectionPass> {
   void runOnOperation() override {
     DominanceInfo dominance(getOperation());
-    // One projection per (sequence, kernel): unrolled steps share it.
+    // One projection per (sequence, kernel): unrolled steps share it while
+    // it dominates them.
     llvm::DenseMap<std::pair<Value, Value>, Value> projections;
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation()->walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
@@ -99,40 +122,17 @@ struct RNNHoistInputProjectionPass
         continue;
       Value sequence = traced->slice.getSource();
       Value kernel = op.getInputs()[1];
-      // Both must be available before the recurrence: the projection goes
-      // after whichever is defined later, which must come before `op`.
-      Operation *seqDef = sequence.getDefiningOp();
-      Operation *kernelDef = kernel.getDefiningOp();
-      Operation *anchor = seqDef;
-      if (!anchor || (kernelDef && dominance.properlyDominates(anchor, kernelDef)))
-        anchor = kernelDef;
-      auto availableAt = [&](Operation *def) {
-        return !def || def == anchor || dominance.properlyDominates(def, anchor);
-      };
-      if (anchor && (!dominance.properlyDominates(anchor, op) ||
-                     !availableAt(seqDef) || !availableAt(kernelDef)))
-        continue;
-      // A sequence that is a loop's block argument changes every iteration.
-      if (!seqDef && isa<LoopLikeOpInterface>(
-                         cast<BlockArgument>(sequence).getOwner()->getParentOp()))
+      Operation *point = insertionPoint(op, sequence, kernel);
+      if (!point)
         continue;
       Value &projection = projections[{sequence, kernel}];
       OpBuilder b(op.getContext());
-      if (!anchor && !projection &&
-          cast<BlockArgument>(sequence).getOwner() != op->getBlock() &&
-          !dominance.dominates(cast<BlockArgument>(sequence).getOwner(),
-                               op->getBlock()))
-        continue;
       Location loc = op.getLoc();
       auto seqType = cast<RankedTensorType>(sequence.getType());
       int64_t columns =
           cast<RankedTensorType>(kernel.getType()).getDimSize(1);
-      if (!projection) {
-        if (anchor)
-          b.setInsertionPointAfter(anchor);
-        else
-          b.setInsertionPointToStart(
-              cast<BlockArgument>(sequence).getOwner());
+      if (!projection || !dominance.properlyDominates(projection, op)) {
+        b.setInsertionPoint(point);
         // (*, I) rows -> one (N, I) x (I, G*H) matmul -> (*, G*H).
         int64_t rank = seqType.getRank();
         ReassociationIndices rows;
