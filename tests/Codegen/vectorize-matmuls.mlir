@@ -1,16 +1,16 @@
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=8 tile-n=32" --canonicalize --loop-invariant-subset-hoisting --split-input-file | FileCheck %s
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16" --split-input-file | FileCheck %s --check-prefix=SMALL
 
-/// A 16x256 by 256x1024 matmul: 8x32 register blocks, a loop over k with
-/// one rank-1 vector.contract per step, the accumulator block carried as a
-/// vector across k.
+/// A 16x256 by 256x1024 matmul: 8x32 register blocks, column blocks
+/// outermost, a loop over k with one rank-1 vector.contract per step, the
+/// accumulator block carried as a vector across k.
 
 // CHECK-LABEL: func.func @gates
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
 // CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[C8]]
-// CHECK:   scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C32]]
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C32]]
+// CHECK:   scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[C8]]
 // CHECK:     %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
 // CHECK:     scf.for %{{.*}} = %{{.*}} to %[[C256]] step %{{.*}} iter_args({{.*}}%[[ACC]]) -> ({{.*}}vector<8x32xf32>)
 // CHECK:       vector.transfer_read {{.*}} : tensor<8x1xf32>, vector<8x1xf32>

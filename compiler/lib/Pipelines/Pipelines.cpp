@@ -22,9 +22,11 @@ constexpr llvm::StringLiteral kToLinalg =
     "canonicalize,cse,rnn-hoist-input-projection";
 
 /// For the LLVM path, matmuls become register-blocked vector code; the
-/// accumulator block is hoisted out of the loop over k.
+/// accumulator block is hoisted out of the loop over k, and constant
+/// weights are stored in the order the blocks read them.
 constexpr llvm::StringLiteral kVectorizeMatmuls =
-    "rnn-vectorize-matmuls,canonicalize,loop-invariant-subset-hoisting";
+    "rnn-vectorize-matmuls,canonicalize,loop-invariant-subset-hoisting,"
+    "rnn-pack-weight-panels";
 
 /// -> buffers, as loops. No eliminate-empty-tensors: after CSE one
 /// tensor.empty can be the destination of both results of a cell's generic

@@ -145,7 +145,9 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     k loop (`loop-invariant-subset-hoisting`), it stays in registers and each
     step is `tile-m` broadcasts times `tile-n / lanes` fused multiply-adds.
     A matmul with fewer rows than a block (a small batch) gets wider
-    blocks, so it keeps as many independent accumulators. Matmuls whose
+    blocks, so it keeps as many independent accumulators. The loop over
+    column blocks is outermost, so a block column of the right-hand side
+    stays in cache while the row blocks pass over it. Matmuls whose
     sizes do not tile are left for the scalar path.
   }];
   let options = [
@@ -155,6 +157,21 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
                            "mlir::arith::ArithDialect"];
+}
+
+def RNNPackWeightPanelsPass : Pass<"rnn-pack-weight-panels"> {
+  let summary = "store constant matrices in the order register blocks read them";
+  let description = [{
+    After `--rnn-vectorize-matmuls`, each step of a block's loop over k
+    reads one row of an n-wide column panel of the right-hand side: n
+    contiguous floats, then a jump of a whole row (a new page per step for
+    large matrices). When the right-hand side is a constant (the weights)
+    and every read of it is such an aligned panel row, the constant [K, N]
+    is stored as [N / n, K, n], panel after panel, and each read becomes the
+    same row of the packed constant: a block streams through contiguous
+    memory. Values are moved, not changed.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect", "mlir::arith::ArithDialect"];
 }
 
 #endif // RNN_CODEGEN_PASSES_TD

@@ -1,0 +1,141 @@
+//===- PackWeightPanels.cpp - Constant matrices stored panel by panel -----===//
+//
+// A register-blocked matmul reads its right-hand side one row of an n-wide
+// column panel per step of k: n contiguous floats, then a jump of a whole
+// row. With a large N each step touches a new page, and the panel's rows
+// are scattered over the matrix. Weights are constants, so the compiler can
+// store them in the order the kernel reads them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rnn/Codegen/Passes.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::rnn {
+#define GEN_PASS_DEF_RNNPACKWEIGHTPANELSPASS
+#include "rnn/Codegen/Passes.h.inc"
+} // namespace mlir::rnn
+
+using namespace mlir;
+
+namespace {
+
+/// True if `offset` is always a multiple of `width`: a constant multiple, or
+/// the induction variable of a loop that starts at a multiple and steps by
+/// one.
+bool isMultipleOf(OpFoldResult offset, int64_t width) {
+  std::optional<int64_t> constant = getConstantIntValue(offset);
+  if (constant)
+    return *constant % width == 0;
+  auto iv = dyn_cast<BlockArgument>(cast<Value>(offset));
+  if (!iv)
+    return false;
+  auto loop = dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp());
+  if (!loop || loop.getInductionVar() != iv)
+    return false;
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  return lower && step && *lower % width == 0 && *step % width == 0;
+}
+
+/// The panel width if every use of `constant` reads one row of an aligned
+/// panel (`[k, j] [1, n] [1, 1]` with j a multiple of n dividing N).
+std::optional<int64_t> panelWidth(arith::ConstantOp constant) {
+  auto type = dyn_cast<RankedTensorType>(constant.getType());
+  if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
+      !type.getElementType().isIntOrFloat() ||
+      type.getElementTypeBitWidth() % 8 != 0 || constant->use_empty())
+    return std::nullopt;
+  std::optional<int64_t> width;
+  for (Operation *user : constant->getUsers()) {
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!slice || !slice.hasUnitStride() || slice.getType().getRank() != 2)
+      return std::nullopt;
+    ArrayRef<int64_t> sizes = slice.getStaticSizes();
+    if (ShapedType::isDynamic(sizes[1]) || sizes[0] != 1)
+      return std::nullopt;
+    if (width && *width != sizes[1])
+      return std::nullopt;
+    width = sizes[1];
+    if (type.getDimSize(1) % *width != 0 ||
+        !isMultipleOf(slice.getMixedOffsets()[1], *width))
+      return std::nullopt;
+  }
+  // A panel as wide as the matrix is the matrix.
+  if (*width == type.getDimSize(1))
+    return std::nullopt;
+  return width;
+}
+
+/// `value` [K, N] reordered to [N / n, K, n].
+DenseElementsAttr packPanels(DenseElementsAttr value, int64_t width) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  auto packedType = RankedTensorType::get({cols / width, rows, width},
+                                          type.getElementType());
+  if (value.isSplat())
+    return value.resizeSplat(packedType);
+  // Elements are whole bytes (f32 weights): move them as raw bytes, which
+  // stays fast for the largest weights.
+  size_t bytes = type.getElementTypeBitWidth() / 8;
+  ArrayRef<char> raw = value.getRawData();
+  SmallVector<char> packed;
+  packed.reserve(raw.size());
+  for (int64_t panel = 0; panel < cols / width; ++panel)
+    for (int64_t row = 0; row < rows; ++row)
+      llvm::append_range(
+          packed, raw.slice((row * cols + panel * width) * bytes, width * bytes));
+  return DenseElementsAttr::getFromRawBuffer(packedType, packed);
+}
+
+struct RNNPackWeightPanelsPass
+    : rnn::impl::RNNPackWeightPanelsPassBase<RNNPackWeightPanelsPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<arith::ConstantOp, int64_t>> candidates;
+    getOperation()->walk([&](arith::ConstantOp constant) {
+      if (!isa<DenseElementsAttr>(constant.getValue()))
+        return;
+      if (std::optional<int64_t> width = panelWidth(constant))
+        candidates.emplace_back(constant, *width);
+    });
+    for (auto [constant, width] : candidates) {
+      OpBuilder b(constant);
+      auto packed = arith::ConstantOp::create(
+          b, constant.getLoc(),
+          packPanels(cast<DenseElementsAttr>(constant.getValue()), width));
+      for (Operation *user : llvm::make_early_inc_range(constant->getUsers()))
+        rewriteSlice(cast<tensor::ExtractSliceOp>(user), packed, width);
+      constant.erase();
+    }
+  }
+
+  /// `%w[k, j] [1, n]` -> `%packed[j / n, k, 0] [1, 1, n]`, the same row of
+  /// the same panel.
+  static void rewriteSlice(tensor::ExtractSliceOp slice, Value packed,
+                           int64_t width) {
+    OpBuilder b(slice);
+    Location loc = slice.getLoc();
+    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+    OpFoldResult panel;
+    if (std::optional<int64_t> col = getConstantIntValue(offsets[1])) {
+      panel = b.getIndexAttr(*col / width);
+    } else {
+      Value divisor = arith::ConstantIndexOp::create(b, loc, width);
+      panel = arith::DivUIOp::create(b, loc, cast<Value>(offsets[1]), divisor)
+                  .getResult();
+    }
+    SmallVector<OpFoldResult> packedOffsets{panel, offsets[0],
+                                            b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), b.getIndexAttr(1),
+                                    b.getIndexAttr(width)};
+    SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+    auto row = tensor::ExtractSliceOp::create(b, loc, slice.getType(), packed,
+                                              packedOffsets, sizes, strides);
+    slice.replaceAllUsesWith(row.getResult());
+    slice.erase();
+  }
+};
+
+} // namespace

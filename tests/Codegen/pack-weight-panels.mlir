@@ -1,0 +1,107 @@
+// RUN: rnn-opt %s --rnn-pack-weight-panels --split-input-file | FileCheck %s
+
+/// The rows of 2-wide panels of a 2x4 constant, read in a loop over
+/// column blocks: the constant is stored panel after panel, [4/2, 2, 2],
+/// and each read takes the same row of the same panel.
+
+// CHECK-LABEL: func.func @panels
+// CHECK-DAG: %[[PACKED:.*]] = arith.constant dense<{{\[\[\[}}0.000000e+00, 1.000000e+00], [4.000000e+00, 5.000000e+00]], {{\[\[}}2.000000e+00, 3.000000e+00], [6.000000e+00, 7.000000e+00]]]> : tensor<2x2x2xf32>
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: scf.for %[[J:[^ ]+]] = %{{.*}} to %{{.*}} step %[[C2]]
+// CHECK:   scf.for %[[K:[^ ]+]] =
+// CHECK:     %[[PANEL:.*]] = arith.divui %[[J]], %{{.*}} : index
+// CHECK:     tensor.extract_slice %[[PACKED]][%[[PANEL]], %[[K]], 0] [1, 1, 2] [1, 1, 1] : tensor<2x2x2xf32> to tensor<1x2xf32>
+// CHECK-NOT: tensor<2x4xf32>
+func.func @panels(%out: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]]> : tensor<2x4xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %j = %c0 to %c4 step %c2 iter_args(%a = %out) -> (tensor<1x2xf32>) {
+    %s = scf.for %k = %c0 to %c2 step %c1 iter_args(%b = %a) -> (tensor<1x2xf32>) {
+      %row = tensor.extract_slice %w[%k, %j] [1, 2] [1, 1] : tensor<2x4xf32> to tensor<1x2xf32>
+      %sum = arith.addf %b, %row : tensor<1x2xf32>
+      scf.yield %sum : tensor<1x2xf32>
+    }
+    scf.yield %s : tensor<1x2xf32>
+  }
+  return %r : tensor<1x2xf32>
+}
+
+// -----
+
+/// Constant column offsets give constant panel indices; a splat stays a
+/// splat.
+
+// CHECK-LABEL: func.func @static_offsets
+// CHECK: %[[PACKED:.*]] = arith.constant dense<1.000000e+00> : tensor<4x8x2xf32>
+// CHECK: tensor.extract_slice %[[PACKED]][3, 5, 0] [1, 1, 2] [1, 1, 1] : tensor<4x8x2xf32> to tensor<1x2xf32>
+func.func @static_offsets() -> tensor<1x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x8xf32>
+  %row = tensor.extract_slice %w[5, 6] [1, 2] [1, 1] : tensor<8x8xf32> to tensor<1x2xf32>
+  return %row : tensor<1x2xf32>
+}
+
+// -----
+
+/// Left alone: a column offset that is not a multiple of the panel width.
+
+// CHECK-LABEL: func.func @negative_misaligned
+// CHECK: tensor.extract_slice %{{.*}}[5, 1] [1, 2] [1, 1] : tensor<8x8xf32>
+func.func @negative_misaligned() -> tensor<1x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x8xf32>
+  %row = tensor.extract_slice %w[5, 1] [1, 2] [1, 1] : tensor<8x8xf32> to tensor<1x2xf32>
+  return %row : tensor<1x2xf32>
+}
+
+// -----
+
+/// Left alone: a loop whose step is not a multiple of the width.
+
+// CHECK-LABEL: func.func @negative_loop_step
+// CHECK: tensor.extract_slice %{{.*}}[0, %{{.*}}] [1, 2] [1, 1] : tensor<8x8xf32>
+func.func @negative_loop_step(%out: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x8xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %r = scf.for %j = %c0 to %c6 step %c1 iter_args(%a = %out) -> (tensor<1x2xf32>) {
+    %row = tensor.extract_slice %w[0, %j] [1, 2] [1, 1] : tensor<8x8xf32> to tensor<1x2xf32>
+    scf.yield %row : tensor<1x2xf32>
+  }
+  return %r : tensor<1x2xf32>
+}
+
+// -----
+
+/// Left alone: reads of two widths, and a use that is not a panel row.
+
+// CHECK-LABEL: func.func @negative_mixed_uses
+// CHECK: tensor.extract_slice %[[W:.*]][0, 0] [1, 2] [1, 1] : tensor<8x8xf32>
+// CHECK: tensor.extract_slice %[[W]][0, 0] [1, 4] [1, 1] : tensor<8x8xf32>
+// CHECK-LABEL: func.func @negative_whole_use
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [1, 2] [1, 1] : tensor<8x8xf32>
+func.func @negative_mixed_uses() -> (tensor<1x2xf32>, tensor<1x4xf32>) {
+  %w = arith.constant dense<1.0> : tensor<8x8xf32>
+  %a = tensor.extract_slice %w[0, 0] [1, 2] [1, 1] : tensor<8x8xf32> to tensor<1x2xf32>
+  %b = tensor.extract_slice %w[0, 0] [1, 4] [1, 1] : tensor<8x8xf32> to tensor<1x4xf32>
+  return %a, %b : tensor<1x2xf32>, tensor<1x4xf32>
+}
+func.func @negative_whole_use() -> (tensor<1x2xf32>, tensor<8x8xf32>) {
+  %w = arith.constant dense<1.0> : tensor<8x8xf32>
+  %a = tensor.extract_slice %w[0, 0] [1, 2] [1, 1] : tensor<8x8xf32> to tensor<1x2xf32>
+  return %a, %w : tensor<1x2xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+/// Left alone: a panel as wide as the matrix is already contiguous.
+
+// CHECK-LABEL: func.func @negative_full_width
+// CHECK: tensor.extract_slice %{{.*}}[3, 0] [1, 8] [1, 1] : tensor<8x8xf32>
+func.func @negative_full_width() -> tensor<1x8xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x8xf32>
+  %row = tensor.extract_slice %w[3, 0] [1, 8] [1, 1] : tensor<8x8xf32> to tensor<1x8xf32>
+  return %row : tensor<1x8xf32>
+}
