@@ -31,6 +31,20 @@ func.func @panels(%out: tensor<1x2xf32>) -> tensor<1x2xf32> {
 
 // -----
 
+/// A whole panel (a block's slice before its loop over k) maps to one panel
+/// of the packed constant.
+
+// CHECK-LABEL: func.func @whole_panel
+// CHECK: %[[PACKED:.*]] = arith.constant dense<1.000000e+00> : tensor<2x8x4xf32>
+// CHECK: tensor.extract_slice %[[PACKED]][1, 0, 0] [1, 8, 4] [1, 1, 1] : tensor<2x8x4xf32> to tensor<8x4xf32>
+func.func @whole_panel() -> tensor<8x4xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x8xf32>
+  %panel = tensor.extract_slice %w[0, 4] [8, 4] [1, 1] : tensor<8x8xf32> to tensor<8x4xf32>
+  return %panel : tensor<8x4xf32>
+}
+
+// -----
+
 /// Constant column offsets give constant panel indices; a splat stays a
 /// splat.
 

@@ -1,4 +1,4 @@
-// RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=8 tile-n=32" --canonicalize --loop-invariant-subset-hoisting --split-input-file | FileCheck %s
+// RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=8 tile-n=32" --canonicalize --loop-invariant-subset-hoisting --canonicalize --split-input-file | FileCheck %s
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16" --split-input-file | FileCheck %s --check-prefix=SMALL
 
 /// A 16x256 by 256x1024 matmul: 8x32 register blocks, column blocks
@@ -58,4 +58,26 @@ func.func @matrix_vector(%h: tensor<1x256xf32>, %w: tensor<256x1024xf32>, %acc: 
 func.func @negative_narrow(%h: tensor<4x6xf32>, %w: tensor<6x6xf32>, %acc: tensor<4x6xf32>) -> tensor<4x6xf32> {
   %0 = linalg.matmul ins(%h, %w : tensor<4x6xf32>, tensor<6x6xf32>) outs(%acc : tensor<4x6xf32>) -> tensor<4x6xf32>
   return %0 : tensor<4x6xf32>
+}
+
+// -----
+
+/// A zero accumulator (a fill): the fill is fused into each block, so after
+/// hoisting a block starts from a zero vector; nothing fills or reads back
+/// a buffer of zeros.
+
+// CHECK-LABEL: func.func @zero_accumulator
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK-NOT: vector.transfer_read {{.*}} : tensor<8x32xf32>
+// CHECK:     scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x32xf32>)
+// CHECK:     vector.transfer_write
+func.func @zero_accumulator(%h: tensor<16x64xf32>, %w: tensor<64x128xf32>) -> tensor<16x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x128xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<16x128xf32>) -> tensor<16x128xf32>
+  %0 = linalg.matmul ins(%h, %w : tensor<16x64xf32>, tensor<64x128xf32>) outs(%acc : tensor<16x128xf32>) -> tensor<16x128xf32>
+  return %0 : tensor<16x128xf32>
 }

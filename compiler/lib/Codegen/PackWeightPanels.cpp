@@ -40,8 +40,8 @@ bool isMultipleOf(OpFoldResult offset, int64_t width) {
   return lower && step && *lower % width == 0 && *step % width == 0;
 }
 
-/// The panel width if every use of `constant` reads one row of an aligned
-/// panel (`[k, j] [1, n] [1, 1]` with j a multiple of n dividing N).
+/// The panel width if every use of `constant` reads rows of an aligned
+/// panel (`[k, j] [r, n] [1, 1]` with j a multiple of n dividing N).
 std::optional<int64_t> panelWidth(arith::ConstantOp constant) {
   auto type = dyn_cast<RankedTensorType>(constant.getType());
   if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
@@ -54,7 +54,7 @@ std::optional<int64_t> panelWidth(arith::ConstantOp constant) {
     if (!slice || !slice.hasUnitStride() || slice.getType().getRank() != 2)
       return std::nullopt;
     ArrayRef<int64_t> sizes = slice.getStaticSizes();
-    if (ShapedType::isDynamic(sizes[1]) || sizes[0] != 1)
+    if (ShapedType::isDynamicShape(sizes))
       return std::nullopt;
     if (width && *width != sizes[1])
       return std::nullopt;
@@ -111,8 +111,8 @@ struct RNNPackWeightPanelsPass
     }
   }
 
-  /// `%w[k, j] [1, n]` -> `%packed[j / n, k, 0] [1, 1, n]`, the same row of
-  /// the same panel.
+  /// `%w[k, j] [r, n]` -> `%packed[j / n, k, 0] [1, r, n]`, the same rows
+  /// of the same panel.
   static void rewriteSlice(tensor::ExtractSliceOp slice, Value packed,
                            int64_t width) {
     OpBuilder b(slice);
@@ -128,7 +128,8 @@ struct RNNPackWeightPanelsPass
     }
     SmallVector<OpFoldResult> packedOffsets{panel, offsets[0],
                                             b.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), b.getIndexAttr(1),
+    SmallVector<OpFoldResult> sizes{b.getIndexAttr(1),
+                                    b.getIndexAttr(slice.getStaticSizes()[0]),
                                     b.getIndexAttr(width)};
     SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
     auto row = tensor::ExtractSliceOp::create(b, loc, slice.getType(), packed,

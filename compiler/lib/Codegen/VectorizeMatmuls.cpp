@@ -26,6 +26,77 @@ int64_t largestDivisor(int64_t size, int64_t limit) {
   return 1;
 }
 
+/// Vectorizes `op` (a block of a matmul, or the fill of its accumulator).
+LogicalResult vectorizeBlock(RewriterBase &rewriter, Operation *op) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
+                        /*inputScalableVecDims=*/{},
+                        /*vectorizeNDExtract=*/false,
+                        /*flatten1DDepthwiseConv=*/false,
+                        /*assumeDynamicDimsMatchVecSizes=*/false,
+                        /*createNamedContraction=*/true);
+  if (failed(vectorized))
+    return op->emitOpError("could not be vectorized");
+  rewriter.replaceOp(op, vectorized->replacements);
+  return success();
+}
+
+/// Tiles `op` into m x n blocks, each a loop over k of one-step blocks, and
+/// vectorizes the blocks.
+LogicalResult vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
+                              int64_t m, int64_t n) {
+  rewriter.setInsertionPoint(op);
+  // Blocks first, with k whole. A fill of the accumulator (a zero
+  // accumulator) is fused into each block, so a block starts from a
+  // constant instead of reading back a buffer filled beforehand.
+  scf::SCFTilingOptions blocks;
+  blocks.setTileSizes({rewriter.getIndexAttr(m), rewriter.getIndexAttr(n),
+                       rewriter.getIndexAttr(0)});
+  // Column blocks outermost: one block column of the right-hand side (the
+  // weights) stays in cache while every row block passes over it, instead
+  // of the whole matrix streaming through once per row block.
+  blocks.setInterchange({1, 0, 2});
+  scf::SCFTileAndFuseOptions fusion;
+  fusion.setTilingOptions(blocks);
+  fusion.setFusionControlFn(
+      [](tensor::ExtractSliceOp, OpResult producer, bool)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (isa<linalg::FillOp>(producer.getOwner()))
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      });
+  FailureOr<scf::SCFTileAndFuseResult> tiled =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), fusion);
+  if (failed(tiled))
+    return op.emitOpError("could not be tiled");
+  for (OpResult result : op->getResults())
+    rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
+  rewriter.eraseOp(op);
+
+  // Then each block steps through k one rank-1 update at a time.
+  auto block = cast<TilingInterface>(tiled->tiledAndFusedOps.front());
+  SmallVector<Operation *> fills(llvm::drop_begin(tiled->tiledAndFusedOps));
+  rewriter.setInsertionPoint(block);
+  scf::SCFTilingOptions steps;
+  steps.setTileSizes({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+                      rewriter.getIndexAttr(1)});
+  FailureOr<scf::SCFTilingResult> stepped =
+      scf::tileUsingSCF(rewriter, block, steps);
+  if (failed(stepped))
+    return block->emitOpError("could not be tiled");
+  rewriter.replaceOp(block, stepped->replacements);
+
+  for (Operation *step : stepped->tiledOps)
+    if (failed(vectorizeBlock(rewriter, step)))
+      return failure();
+  for (Operation *fill : fills)
+    if (isa<linalg::FillOp>(fill) && failed(vectorizeBlock(rewriter, fill)))
+      return failure();
+  return success();
+}
+
 struct RNNVectorizeMatmulsPass
     : rnn::impl::RNNVectorizeMatmulsPassBase<RNNVectorizeMatmulsPass> {
   using RNNVectorizeMatmulsPassBase::RNNVectorizeMatmulsPassBase;
@@ -54,37 +125,8 @@ struct RNNVectorizeMatmulsPass
       // Narrow blocks would waste most of each vector register.
       if (n < 8)
         continue;
-      rewriter.setInsertionPoint(op);
-      scf::SCFTilingOptions options;
-      options.setTileSizes(
-          {rewriter.getIndexAttr(m), rewriter.getIndexAttr(n),
-           rewriter.getIndexAttr(1)});
-      // Column blocks outermost: one block column of the right-hand side
-      // (the weights) stays in cache while every row block passes over it,
-      // instead of the whole matrix streaming through once per row block.
-      options.setInterchange({1, 0, 2});
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(tiled)) {
-        op.emitOpError("could not be tiled");
+      if (failed(vectorizeMatmul(rewriter, op, m, n)))
         return signalPassFailure();
-      }
-      rewriter.replaceOp(op, tiled->replacements);
-      for (Operation *block : tiled->tiledOps) {
-        rewriter.setInsertionPoint(block);
-        FailureOr<linalg::VectorizationResult> vectorized =
-            linalg::vectorize(rewriter, block, /*inputVectorSizes=*/{},
-                              /*inputScalableVecDims=*/{},
-                              /*vectorizeNDExtract=*/false,
-                              /*flatten1DDepthwiseConv=*/false,
-                              /*assumeDynamicDimsMatchVecSizes=*/false,
-                              /*createNamedContraction=*/true);
-        if (failed(vectorized)) {
-          block->emitOpError("could not be vectorized");
-          return signalPassFailure();
-        }
-        rewriter.replaceOp(block, vectorized->replacements);
-      }
     }
   }
 };

@@ -22,11 +22,12 @@ constexpr llvm::StringLiteral kToLinalg =
     "canonicalize,cse,rnn-hoist-input-projection";
 
 /// For the LLVM path, matmuls become register-blocked vector code; the
-/// accumulator block is hoisted out of the loop over k, and constant
+/// accumulator block is hoisted out of the loop over k (a zero accumulator
+/// then folds to a constant vector), and constant
 /// weights are stored in the order the blocks read them.
 constexpr llvm::StringLiteral kVectorizeMatmuls =
     "rnn-vectorize-matmuls,canonicalize,loop-invariant-subset-hoisting,"
-    "rnn-pack-weight-panels";
+    "canonicalize,rnn-pack-weight-panels";
 
 /// -> buffers, as loops. No eliminate-empty-tensors: after CSE one
 /// tensor.empty can be the destination of both results of a cell's generic

@@ -162,14 +162,14 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
 def RNNPackWeightPanelsPass : Pass<"rnn-pack-weight-panels"> {
   let summary = "store constant matrices in the order register blocks read them";
   let description = [{
-    After `--rnn-vectorize-matmuls`, each step of a block's loop over k
-    reads one row of an n-wide column panel of the right-hand side: n
-    contiguous floats, then a jump of a whole row (a new page per step for
-    large matrices). When the right-hand side is a constant (the weights)
-    and every read of it is such an aligned panel row, the constant [K, N]
-    is stored as [N / n, K, n], panel after panel, and each read becomes the
-    same row of the packed constant: a block streams through contiguous
-    memory. Values are moved, not changed.
+    After `--rnn-vectorize-matmuls`, a block reads an n-wide column panel
+    of the right-hand side, one row per step of k: n contiguous floats, then
+    a jump of a whole row (a new page per step for large matrices). When
+    the right-hand side is a constant (the weights) and every read of it is
+    rows of such an aligned panel, the constant [K, N] is stored as
+    [N / n, K, n], panel after panel, and each read takes the same rows of
+    the packed constant: a block streams through contiguous memory. Values
+    are moved, not changed.
   }];
   let dependentDialects = ["mlir::tensor::TensorDialect", "mlir::arith::ArithDialect"];
 }
