@@ -115,10 +115,19 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     return compiled;
   }
 
+  MatmulBlock block;
+  if (options.emit != Emit::C) {
+    llvm::Expected<MatmulBlock> selected = selectMatmulBlock(options.target);
+    if (!selected) {
+      emitError(module->getLoc()) << llvm::toString(selected.takeError());
+      return failure();
+    }
+    block = *selected;
+  }
   PassManager toBuffers(&ctx);
-  buildRNNToBuffersPipeline(toBuffers, options.emit == Emit::C
-                                           ? CodegenPath::C
-                                           : CodegenPath::LLVM);
+  buildRNNToBuffersPipeline(
+      toBuffers, options.emit == Emit::C ? CodegenPath::C : CodegenPath::LLVM,
+      block.rows, block.columns);
   if (failed(toBuffers.run(*module)))
     return failure();
   if (failed(describeEntryPoint(*module, loaded.model, compiled)))

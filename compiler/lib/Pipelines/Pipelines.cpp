@@ -9,6 +9,7 @@
 #include "rnn/Pipelines/Pipelines.h"
 
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 
@@ -26,8 +27,8 @@ constexpr llvm::StringLiteral kToLinalg =
 /// then folds to a constant vector), and constant
 /// weights are stored in the order the blocks read them.
 constexpr llvm::StringLiteral kVectorizeMatmuls =
-    "rnn-vectorize-matmuls,canonicalize,loop-invariant-subset-hoisting,"
-    "canonicalize,rnn-pack-weight-panels";
+    "rnn-vectorize-matmuls{{tile-m={0} tile-n={1}},canonicalize,"
+    "loop-invariant-subset-hoisting,canonicalize,rnn-pack-weight-panels";
 
 /// -> buffers, as loops. No eliminate-empty-tensors: after CSE one
 /// tensor.empty can be the destination of both results of a cell's generic
@@ -72,10 +73,13 @@ void addPipeline(OpPassManager &pm, StringRef pipeline) {
 
 } // namespace
 
-void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm, CodegenPath path) {
+void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm, CodegenPath path,
+                                     int64_t blockRows, int64_t blockColumns) {
   addPipeline(pm, kToLinalg);
   if (path == CodegenPath::LLVM)
-    addPipeline(pm, kVectorizeMatmuls);
+    addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), blockRows,
+                                  blockColumns)
+                        .str());
   addPipeline(pm, kBufferize);
 }
 

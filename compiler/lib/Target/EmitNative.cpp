@@ -7,6 +7,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -60,6 +61,18 @@ createTargetMachine(const TargetOptions &options) {
     return llvm::createStringError("cannot create a target machine for '" +
                                    triple.str() + "' and CPU '" + cpu + "'");
   return machine;
+}
+
+llvm::Expected<MatmulBlock>
+rnnc::selectMatmulBlock(const TargetOptions &options) {
+  auto machine = createTargetMachine(options);
+  if (!machine)
+    return machine.takeError();
+  const llvm::MCSubtargetInfo *subtarget = (*machine)->getMCSubtargetInfo();
+  if ((*machine)->getTargetTriple().isX86() &&
+      subtarget->checkFeatures("+avx512f"))
+    return MatmulBlock{4, 64};
+  return MatmulBlock{4, 16};
 }
 
 static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {

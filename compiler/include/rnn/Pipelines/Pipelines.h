@@ -10,8 +10,11 @@ namespace rnnc {
 enum class CodegenPath { LLVM, C };
 
 /// The model function on tensors -> its entry point on buffers, as loops
-/// (and, for the LLVM path, vector code for the matmuls).
-void buildRNNToBuffersPipeline(mlir::OpPassManager &pm, CodegenPath path);
+/// (and, for the LLVM path, vector code for the matmuls in register blocks
+/// of `blockRows` x `blockColumns`).
+void buildRNNToBuffersPipeline(mlir::OpPassManager &pm, CodegenPath path,
+                               int64_t blockRows = 4,
+                               int64_t blockColumns = 64);
 
 /// The entry point on buffers -> the LLVM dialect.
 void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm);

@@ -20,6 +20,18 @@ struct TargetOptions {
 
 enum class NativeFile { Object, Assembly, LLVMIR };
 
+/// The register block of the matmul kernels: as many accumulators as the
+/// target's vector registers hold with room for the operands.
+struct MatmulBlock {
+  int64_t rows = 4;
+  int64_t columns = 64;
+};
+
+/// The block for the target: 4 x 64 floats (16 accumulators) with 32
+/// 512-bit registers (AVX-512), 4 x 16 otherwise (8 AVX2 registers of 16, or
+/// 16 NEON registers of 32). Fails like emitNative for an unknown target.
+llvm::Expected<MatmulBlock> selectMatmulBlock(const TargetOptions &options);
+
 /// Translates `module` (in the LLVM dialect) to LLVM IR, optimizes it at -O3
 /// for the target, and writes it to `os` as `kind`.
 llvm::Error emitNative(mlir::ModuleOp module, const TargetOptions &options,
