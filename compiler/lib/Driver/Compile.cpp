@@ -115,19 +115,20 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     return compiled;
   }
 
-  MatmulBlock block;
-  if (options.emit != Emit::C) {
-    llvm::Expected<MatmulBlock> selected = selectMatmulBlock(options.target);
-    if (!selected) {
-      emitError(module->getLoc()) << llvm::toString(selected.takeError());
+  CodegenOptions codegen;
+  codegen.path = options.emit == Emit::C ? CodegenPath::C : CodegenPath::LLVM;
+  codegen.timeBlockBytes = options.timeBlockBytes;
+  if (codegen.path == CodegenPath::LLVM) {
+    llvm::Expected<MatmulBlock> block = selectMatmulBlock(options.target);
+    if (!block) {
+      emitError(module->getLoc()) << llvm::toString(block.takeError());
       return failure();
     }
-    block = *selected;
+    codegen.blockRows = block->rows;
+    codegen.blockColumns = block->columns;
   }
   PassManager toBuffers(&ctx);
-  buildRNNToBuffersPipeline(
-      toBuffers, options.emit == Emit::C ? CodegenPath::C : CodegenPath::LLVM,
-      block.rows, block.columns);
+  buildRNNToBuffersPipeline(toBuffers, codegen);
   if (failed(toBuffers.run(*module)))
     return failure();
   if (failed(describeEntryPoint(*module, loaded.model, compiled)))

@@ -19,7 +19,8 @@ namespace {
 constexpr llvm::StringLiteral kToLinalg =
     "rnn-expand-bidirectional,canonicalize,"
     "rnn-create-entry-point,"
-    "convert-rnn-scan-to-scf,convert-rnn-to-linalg,convert-rnn-to-runtime,"
+    "convert-rnn-scan-to-scf{{time-block-bytes={0}},"
+    "convert-rnn-to-linalg,convert-rnn-to-runtime,"
     "canonicalize,cse,rnn-hoist-input-projection";
 
 /// For the LLVM path, matmuls become register-blocked vector code; the
@@ -73,12 +74,12 @@ void addPipeline(OpPassManager &pm, StringRef pipeline) {
 
 } // namespace
 
-void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm, CodegenPath path,
-                                     int64_t blockRows, int64_t blockColumns) {
-  addPipeline(pm, kToLinalg);
-  if (path == CodegenPath::LLVM)
-    addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), blockRows,
-                                  blockColumns)
+void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
+                                     const CodegenOptions &options) {
+  addPipeline(pm, llvm::formatv(kToLinalg.data(), options.timeBlockBytes).str());
+  if (options.path == CodegenPath::LLVM)
+    addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
+                                  options.blockColumns)
                         .str());
   addPipeline(pm, kBufferize);
 }
@@ -92,12 +93,12 @@ void rnnc::buildBuffersToEmitCPipeline(OpPassManager &pm) {
 }
 
 void rnnc::buildRNNToLLVMPipeline(OpPassManager &pm) {
-  buildRNNToBuffersPipeline(pm, CodegenPath::LLVM);
+  buildRNNToBuffersPipeline(pm, CodegenOptions{CodegenPath::LLVM});
   buildBuffersToLLVMPipeline(pm);
 }
 
 void rnnc::buildRNNToEmitCPipeline(OpPassManager &pm) {
-  buildRNNToBuffersPipeline(pm, CodegenPath::C);
+  buildRNNToBuffersPipeline(pm, CodegenOptions{CodegenPath::C});
   buildBuffersToEmitCPipeline(pm);
 }
 

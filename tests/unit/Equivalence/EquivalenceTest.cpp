@@ -53,6 +53,9 @@ struct CaseConfig {
   std::string features = "3";
   bool timeMajor = false, lengths = true, zeroPadded = false;
   std::vector<LayerConfig> layers{LayerConfig()};
+  /// Time loops in blocks of steps (tiny blocks, so small models take the
+  /// path long sequences take); 0: the compiler's default.
+  int64_t timeBlockBytes = 0;
 };
 
 std::string cellYaml(const std::string &type, const LayerConfig &layer,
@@ -172,6 +175,8 @@ TEST_P(EquivalenceTest, MatchesReference) {
 
   CompileOptions options;
   options.emit = emit;
+  if (config.timeBlockBytes)
+    options.timeBlockBytes = config.timeBlockBytes;
   mlir::FailureOr<Compiled> compiled =
       compileModel(loaded, sourceMgr, options, ctx);
   ASSERT_TRUE(mlir::succeeded(compiled)) << diagnostics;
@@ -308,6 +313,24 @@ std::vector<CaseConfig> cases() {
     d.batch = {4};
     d.layers[0].returnCarry = false;
     all.push_back(d);
+    // The time loop in blocks of 2 steps (a block's outputs must exceed one
+    // step's), with lengths, reverse and carries captured inside blocks;
+    // and blocks of unrolled steps with a remainder (T = 7, unroll 2: three
+    // blocks of 2 steps, then the last step).
+    CaseConfig e = base("time_blocks_reverse_lengths");
+    e.time = 12;
+    e.batch = {4};
+    e.layers[0].reverse = true;
+    e.timeBlockBytes = 4 * features * 4 + 1;
+    all.push_back(e);
+    CaseConfig f = base("time_blocks_unroll2_time_major_zero_padded");
+    f.time = 7;
+    f.batch = {2, 2};
+    f.timeMajor = true;
+    f.zeroPadded = true;
+    f.layers[0].unroll = 2;
+    f.timeBlockBytes = 1;
+    all.push_back(f);
   }
 
   // ConvLSTM over 2-D and 1-D frames.

@@ -14,7 +14,18 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
     with `keep_order`); with `seq_lengths`, the final carry of each row is
     captured after its last valid step, and `zero_padded_outputs` zeroes the
     outputs of padded steps. The initial carry defaults to zeros.
+
+    When the outputs of all steps are large (more than eight times
+    `time-block-bytes`), the loop runs over blocks of steps whose outputs
+    take at least `time-block-bytes`, and each block reads its own slice of
+    the input. Work hoisted out of the steps (the input projection) then
+    covers one block, and its result is still in cache when the steps read
+    it, instead of going through memory for the whole sequence.
   }];
+  let options = [
+    Option<"timeBlockBytes", "time-block-bytes", "int64_t", "262144",
+           "outputs per block of time steps (0: one loop over all steps)">,
+  ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect"];
 }

@@ -46,6 +46,9 @@ enum class Emit { MLIR, LLVMIR, Assembly, Object, C };
 struct CompileOptions {
   Emit emit = Emit::Object;
   TargetOptions target;
+  /// Step outputs per block of a long time loop (see
+  /// --convert-rnn-scan-to-scf); 0 runs every loop unblocked.
+  int64_t timeBlockBytes = kDefaultTimeBlockBytes;
 };
 
 /// One parameter of a model's entry point `<name>_run`, in call order (the

@@ -9,12 +9,22 @@ namespace rnnc {
 
 enum class CodegenPath { LLVM, C };
 
+/// The default of --convert-rnn-scan-to-scf's time-block-bytes.
+constexpr int64_t kDefaultTimeBlockBytes = 256 * 1024;
+
+/// How the model is lowered to buffers.
+struct CodegenOptions {
+  CodegenPath path = CodegenPath::LLVM;
+  /// The register block of the matmuls (LLVM path).
+  int64_t blockRows = 4, blockColumns = 64;
+  /// Step outputs per block of a long time loop; 0: no blocks.
+  int64_t timeBlockBytes = kDefaultTimeBlockBytes;
+};
+
 /// The model function on tensors -> its entry point on buffers, as loops
-/// (and, for the LLVM path, vector code for the matmuls in register blocks
-/// of `blockRows` x `blockColumns`).
-void buildRNNToBuffersPipeline(mlir::OpPassManager &pm, CodegenPath path,
-                               int64_t blockRows = 4,
-                               int64_t blockColumns = 64);
+/// (and, for the LLVM path, vector code for the matmuls).
+void buildRNNToBuffersPipeline(mlir::OpPassManager &pm,
+                               const CodegenOptions &options);
 
 /// The entry point on buffers -> the LLVM dialect.
 void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm);

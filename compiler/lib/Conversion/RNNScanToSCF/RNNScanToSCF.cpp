@@ -70,6 +70,7 @@ struct ScanLowering {
   Value input;   ///< the input in processing order (flipped when reversed)
   Value lengths; ///< null without seq_lengths
   bool captureCarry;
+  int64_t timeBlockBytes; ///< see ConvertRNNScanToSCFPass's option
 
   /// Offsets, sizes and strides of the slice at time `t` of a sequence.
   struct TimeSlice {
@@ -87,13 +88,22 @@ struct ScanLowering {
     return slice;
   }
 
-  /// The input at time `t`, without its time axis.
-  Value stepInput(OpBuilder &b, OpFoldResult t) {
-    TimeSlice slice = timeSlice(b, input, t);
+  /// Step `t` of `sequence` (the input, or a block of its steps), without
+  /// its time axis.
+  Value stepInput(OpBuilder &b, Value sequence, OpFoldResult t) {
+    TimeSlice slice = timeSlice(b, sequence, t);
     auto stepType = cast<RankedTensorType>(op.getStepInputArg().getType());
-    return tensor::ExtractSliceOp::create(b, loc, stepType, input,
+    return tensor::ExtractSliceOp::create(b, loc, stepType, sequence,
                                           slice.offsets, slice.sizes,
                                           slice.strides);
+  }
+
+  /// Steps [first, first + count) of the input.
+  Value inputBlock(OpBuilder &b, OpFoldResult first, int64_t count) {
+    TimeSlice slice = timeSlice(b, input, first);
+    slice.sizes[timeAxis] = b.getIndexAttr(count);
+    return tensor::ExtractSliceOp::create(b, loc, input, slice.offsets,
+                                          slice.sizes, slice.strides);
   }
 
   /// `outputs` with the step output `y` stored at time `t`.
@@ -121,8 +131,10 @@ struct ScanLowering {
     return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(constant));
   }
 
-  /// One time step: state = (carry..., outputs, selected carry...).
-  SmallVector<Value> step(OpBuilder &b, OpFoldResult t, ValueRange state) {
+  /// One time step: state = (carry..., outputs, selected carry...). Its
+  /// input is step `local` of `sequence`.
+  SmallVector<Value> step(OpBuilder &b, OpFoldResult t, Value sequence,
+                          OpFoldResult local, ValueRange state) {
     size_t numCarries = op.getCarryArgs().size();
     ValueRange carries = state.take_front(numCarries);
     Value outputs = state[numCarries];
@@ -130,7 +142,7 @@ struct ScanLowering {
 
     IRMapping mapping;
     mapping.map(op.getCarryArgs(), carries);
-    mapping.map(op.getStepInputArg(), stepInput(b, t));
+    mapping.map(op.getStepInputArg(), stepInput(b, sequence, local));
     Block &body = op.getBody().front();
     for (Operation &nested : body.without_terminator())
       b.clone(nested, mapping);
@@ -178,9 +190,27 @@ struct ScanLowering {
     return next;
   }
 
+  /// Steps per block of the time loop: a multiple of `unroll` dividing the
+  /// loop's steps whose outputs take at least `timeBlockBytes`, when the
+  /// outputs of all steps take more than eight times that; otherwise the
+  /// whole loop.
+  int64_t timeBlockSteps(int64_t steps, int64_t unroll) {
+    int64_t mainSteps = steps - steps % unroll;
+    RankedTensorType outputs = op.getOutputs().getType();
+    int64_t stepBytes = outputs.getNumElements() / steps *
+                        outputs.getElementTypeBitWidth() / 8;
+    if (timeBlockBytes <= 0 || stepBytes * steps <= 8 * timeBlockBytes)
+      return mainSteps;
+    for (int64_t block = unroll; block < mainSteps; block += unroll)
+      if (mainSteps % block == 0 && block * stepBytes >= timeBlockBytes)
+        return block;
+    return mainSteps;
+  }
+
   LogicalResult lower() {
     int64_t steps = op.getNumSteps();
     int64_t unroll = std::min<int64_t>(op.getUnroll(), steps);
+    int64_t block = timeBlockSteps(steps, unroll);
     int64_t numBatchDims = op.getNumBatchDims();
     bool timeMajor = op.getTimeMajor();
 
@@ -208,27 +238,61 @@ struct ScanLowering {
     if (mainSteps == unroll)
       mainSteps = 0;
     if (mainSteps > 0) {
-      Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      // The unrolled steps from `first` on, with their inputs taken from
+      // `sequence` from step `local` on.
+      auto unrolled = [&](OpBuilder &b, Value first, Value sequence,
+                          Value local, ValueRange iterArgs) {
+        SmallVector<Value> current(iterArgs);
+        for (int64_t k = 0; k < unroll; ++k) {
+          OpFoldResult t = first, l = local;
+          if (k > 0) {
+            Value offset = arith::ConstantIndexOp::create(b, loc, k);
+            t = arith::AddIOp::create(b, loc, first, offset).getResult();
+            l = local == first
+                    ? t
+                    : arith::AddIOp::create(b, loc, local, offset).getResult();
+          }
+          current = step(b, t, sequence, l, current);
+        }
+        return current;
+      };
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
       Value ub = arith::ConstantIndexOp::create(rewriter, loc, mainSteps);
       Value stride = arith::ConstantIndexOp::create(rewriter, loc, unroll);
-      auto loop = scf::ForOp::create(
-          rewriter, loc, lb, ub, stride, state,
-          [&](OpBuilder &b, Location, Value iv, ValueRange iterArgs) {
-            SmallVector<Value> current(iterArgs);
-            for (int64_t k = 0; k < unroll; ++k) {
-              OpFoldResult t = iv;
-              if (k > 0)
-                t = arith::AddIOp::create(
-                        b, loc, iv, arith::ConstantIndexOp::create(b, loc, k))
-                        .getResult();
-              current = step(b, t, current);
-            }
-            scf::YieldOp::create(b, loc, current);
-          });
+      scf::ForOp loop;
+      if (block == mainSteps) {
+        loop = scf::ForOp::create(
+            rewriter, loc, zero, ub, stride, state,
+            [&](OpBuilder &b, Location, Value iv, ValueRange iterArgs) {
+              scf::YieldOp::create(b, loc,
+                                   unrolled(b, iv, input, iv, iterArgs));
+            });
+      } else {
+        // Blocks of steps, each with its own slice of the input, so that
+        // work hoisted out of the step loop (the input projection) covers
+        // one block and stays in cache until its steps read it.
+        Value blockSize = arith::ConstantIndexOp::create(rewriter, loc, block);
+        loop = scf::ForOp::create(
+            rewriter, loc, zero, ub, blockSize, state,
+            [&](OpBuilder &b, Location, Value first, ValueRange blockArgs) {
+              Value sequence = inputBlock(b, first, block);
+              Value inner = arith::ConstantIndexOp::create(b, loc, block);
+              Value begin = arith::ConstantIndexOp::create(b, loc, 0);
+              auto steps = scf::ForOp::create(
+                  b, loc, begin, inner, stride, blockArgs,
+                  [&](OpBuilder &nb, Location, Value iv, ValueRange iterArgs) {
+                    Value t = arith::AddIOp::create(nb, loc, first, iv);
+                    scf::YieldOp::create(
+                        nb, loc, unrolled(nb, t, sequence, iv, iterArgs));
+                  });
+              scf::YieldOp::create(b, loc, steps.getResults());
+            });
+      }
       state.assign(loop.getResults().begin(), loop.getResults().end());
     }
     for (int64_t t = mainSteps; t < steps; ++t)
-      state = step(rewriter, rewriter.getIndexAttr(t), state);
+      state = step(rewriter, rewriter.getIndexAttr(t), input,
+                   rewriter.getIndexAttr(t), state);
 
     Value outputs = state[numCarries];
     if (op.getReverse() && op.getKeepOrder())
@@ -248,22 +312,26 @@ struct ScanLowering {
 };
 
 struct LowerScan : OpRewritePattern<ScanOp> {
-  using OpRewritePattern::OpRewritePattern;
+  LowerScan(MLIRContext *ctx, int64_t timeBlockBytes)
+      : OpRewritePattern(ctx), timeBlockBytes(timeBlockBytes) {}
+  int64_t timeBlockBytes;
 
   LogicalResult matchAndRewrite(ScanOp op,
                                 PatternRewriter &rewriter) const override {
     ScanLowering lowering{op, rewriter, op.getLoc(), op.getTimeAxis(),
                           Value(), op.getSeqLengths(),
-                          op.getSeqLengths() && !op.getFinalCarry().empty()};
+                          op.getSeqLengths() && !op.getFinalCarry().empty(),
+                          timeBlockBytes};
     return lowering.lower();
   }
 };
 
 struct ConvertRNNScanToSCFPass
     : rnn::impl::ConvertRNNScanToSCFPassBase<ConvertRNNScanToSCFPass> {
+  using ConvertRNNScanToSCFPassBase::ConvertRNNScanToSCFPassBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<LowerScan>(&getContext());
+    patterns.add<LowerScan>(&getContext(), timeBlockBytes);
     // Scans nest only through other scans' bodies; the driver reaches both.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -1,0 +1,43 @@
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf=time-block-bytes=96 | FileCheck %s
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf=time-block-bytes=0 | FileCheck %s --check-prefix=NOBLOCK
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf=time-block-bytes=128 | FileCheck %s --check-prefix=NOBLOCK
+
+/// T = 25, unroll 2, 32 bytes of outputs per step (2 x 4 floats). With
+/// 96-byte blocks (the 800 bytes of outputs exceed 8 x 96): blocks of 4
+/// steps (2 would hold only 64 bytes) over the first 24, each with its own
+/// slice of the input, which its steps index from 0, in a loop of two
+/// unrolled steps; outputs are stored at the global step. The remainder
+/// step reads the whole input. With 128-byte blocks the outputs are not
+/// large enough (800 <= 8 x 128), and 0 turns blocks off.
+
+// CHECK-LABEL: func.func @blocks_of_four
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x25x3xf32>
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C24:.*]] = arith.constant 24 : index
+// CHECK: scf.for %[[FIRST:[^ ]+]] = %[[C0]] to %[[C24]] step %[[C4]]
+// CHECK:   %[[BLOCK:.*]] = tensor.extract_slice %[[X]][0, %[[FIRST]], 0] [2, 4, 3] [1, 1, 1] : tensor<2x25x3xf32> to tensor<2x4x3xf32>
+// CHECK:   scf.for %[[I:[^ ]+]] = %{{.*}} to %{{.*}} step %[[C2]] iter_args
+// CHECK:     %[[T:.*]] = arith.addi %[[FIRST]], %[[I]] : index
+// CHECK:     %[[X0:.*]] = tensor.extract_slice %[[BLOCK]][0, %[[I]], 0] [2, 1, 3] [1, 1, 1] : tensor<2x4x3xf32> to tensor<2x3xf32>
+// CHECK:     rnn.simple_cell(%[[X0]],
+// CHECK:     tensor.insert_slice %{{.*}} into %{{.*}}[0, %[[T]], 0] [2, 1, 4]
+// CHECK:     %[[T1:.*]] = arith.addi %[[T]], %{{.*}} : index
+// CHECK:     %[[I1:.*]] = arith.addi %[[I]], %{{.*}} : index
+// CHECK:     tensor.extract_slice %[[BLOCK]][0, %[[I1]], 0] [2, 1, 3]
+// CHECK:     tensor.insert_slice %{{.*}} into %{{.*}}[0, %[[T1]], 0] [2, 1, 4]
+// CHECK: tensor.extract_slice %[[X]][0, 24, 0] [2, 1, 3]
+
+// NOBLOCK-LABEL: func.func @blocks_of_four
+// NOBLOCK: scf.for
+// NOBLOCK-NOT: scf.for
+// NOBLOCK-NOT: tensor<2x4x3xf32>
+func.func @blocks_of_four(%x: tensor<2x25x3xf32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> tensor<2x25x4xf32> {
+  %y = rnn.scan %x unroll 2 {num_batch_dims = 1 : i64} : tensor<2x25x3xf32> -> tensor<2x25x4xf32> {
+  ^bb0(%h: tensor<2x4xf32>, %xt: tensor<2x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<2x3xf32>, tensor<2x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<2x4xf32>) output(%h1 : tensor<2x4xf32>)
+  }
+  return %y : tensor<2x25x4xf32>
+}
