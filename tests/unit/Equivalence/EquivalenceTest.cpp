@@ -331,6 +331,17 @@ std::vector<CaseConfig> cases() {
     f.layers[0].unroll = 2;
     f.timeBlockBytes = 1;
     all.push_back(f);
+    // Zero padding with rows in length-sorted blocks (8 rows: two blocks of
+    // 4), with final and initial carries, reverse with keep_order, unroll 2
+    // and blocks of 20 steps (T = 41: a remainder step).
+    CaseConfig g = base("zero_padded_sorted_blocks_reverse_init");
+    g.batch = {8};
+    g.time = 41;
+    g.zeroPadded = true;
+    g.layers[0].reverse = g.layers[0].keepOrder = true;
+    g.layers[0].initInput = true;
+    g.layers[0].unroll = 2;
+    all.push_back(g);
   }
 
   // ConvLSTM over 2-D and 1-D frames.

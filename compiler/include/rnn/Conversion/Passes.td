@@ -21,6 +21,14 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
     the input. Work hoisted out of the steps (the input projection) then
     covers one block, and its result is still in cache when the steps read
     it, instead of going through memory for the whole sequence.
+
+    With `zero_padded_outputs` and lengths (one batch dim, a body of
+    cells), padded steps are skipped: the rows are ranked by decreasing
+    length, and blocks of sorted rows (an eighth of the batch, at least 4
+    rows) each gather their rows, run from zero outputs only up to their
+    longest row's length (in whole unrolled iterations or blocks of steps,
+    as short as keeps 64 rows per block), and scatter their outputs and
+    final carries back. The work follows the sum of the lengths.
   }];
   let options = [
     Option<"timeBlockBytes", "time-block-bytes", "int64_t", "262144",

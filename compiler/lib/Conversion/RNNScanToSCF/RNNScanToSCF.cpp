@@ -71,6 +71,14 @@ struct ScanLowering {
   Value lengths; ///< null without seq_lengths
   bool captureCarry;
   int64_t timeBlockBytes; ///< see ConvertRNNScanToSCFPass's option
+  /// The type of carry `i` (batch dims first).
+  RankedTensorType carryType(unsigned i) {
+    return cast<RankedTensorType>(op.getCarryArgs()[i].getType());
+  }
+
+  /// Rows the steps run on: the batch, or one block of rows sorted by length
+  /// (then the body's batch-sized types are narrowed to the block).
+  int64_t rows = 0;
 
   /// Offsets, sizes and strides of the slice at time `t` of a sequence.
   struct TimeSlice {
@@ -92,7 +100,10 @@ struct ScanLowering {
   /// its time axis.
   Value stepInput(OpBuilder &b, Value sequence, OpFoldResult t) {
     TimeSlice slice = timeSlice(b, sequence, t);
-    auto stepType = cast<RankedTensorType>(op.getStepInputArg().getType());
+    auto type = cast<RankedTensorType>(sequence.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape.erase(shape.begin() + timeAxis);
+    auto stepType = RankedTensorType::get(shape, type.getElementType());
     return tensor::ExtractSliceOp::create(b, loc, stepType, sequence,
                                           slice.offsets, slice.sizes,
                                           slice.strides);
@@ -144,8 +155,19 @@ struct ScanLowering {
     mapping.map(op.getCarryArgs(), carries);
     mapping.map(op.getStepInputArg(), stepInput(b, sequence, local));
     Block &body = op.getBody().front();
-    for (Operation &nested : body.without_terminator())
-      b.clone(nested, mapping);
+    int64_t batch = carryType(0).getDimSize(0);
+    for (Operation &nested : body.without_terminator()) {
+      Operation *clone = b.clone(nested, mapping);
+      if (rows == batch)
+        continue;
+      // A block of rows: the body's ops are cells, which work row by row.
+      for (OpResult result : clone->getResults()) {
+        auto type = cast<RankedTensorType>(result.getType());
+        SmallVector<int64_t> shape(type.getShape());
+        shape.front() = rows;
+        result.setType(RankedTensorType::get(shape, type.getElementType()));
+      }
+    }
     auto yield = cast<YieldOp>(body.getTerminator());
     SmallVector<Value> next = llvm::map_to_vector(
         yield.getCarry(), [&](Value v) { return mapping.lookupOrDefault(v); });
@@ -193,106 +215,150 @@ struct ScanLowering {
   /// Steps per block of the time loop: a multiple of `unroll` dividing the
   /// loop's steps whose outputs take at least `timeBlockBytes`, when the
   /// outputs of all steps take more than eight times that; otherwise the
-  /// whole loop.
-  int64_t timeBlockSteps(int64_t steps, int64_t unroll) {
+  /// whole loop. When padded steps are skipped (`skipping`), blocks are also
+  /// the granularity of the skipping: as short as keeps 64 rows (rows x
+  /// steps) per block for the hoisted projection.
+  int64_t timeBlockSteps(int64_t steps, int64_t unroll, bool skipping) {
     int64_t mainSteps = steps - steps % unroll;
     RankedTensorType outputs = op.getOutputs().getType();
-    int64_t stepBytes = outputs.getNumElements() / steps *
+    int64_t batch = carryType(0).getDimSize(0);
+    int64_t stepBytes = outputs.getNumElements() / steps / batch * rows *
                         outputs.getElementTypeBitWidth() / 8;
+    auto smallest = [&](function_ref<bool(int64_t)> enough) {
+      for (int64_t block = unroll; block < mainSteps; block += unroll)
+        if (mainSteps % block == 0 && enough(block))
+          return block;
+      return mainSteps;
+    };
+    if (skipping)
+      return smallest([&](int64_t block) { return block * rows >= 64; });
     if (timeBlockBytes <= 0 || stepBytes * steps <= 8 * timeBlockBytes)
       return mainSteps;
-    for (int64_t block = unroll; block < mainSteps; block += unroll)
-      if (mainSteps % block == 0 && block * stepBytes >= timeBlockBytes)
-        return block;
-    return mainSteps;
+    return smallest(
+        [&](int64_t block) { return block * stepBytes >= timeBlockBytes; });
+  }
+
+  /// Runs the scan's steps on `state` = (carry..., outputs, selected
+  /// carry...): a loop over the steps that `unroll` divides, in blocks of
+  /// steps for long sequences, then the remaining steps. With
+  /// `activeSteps`, the loop stops at the first whole block (or unrolled
+  /// iteration) at or after that step: later steps are padding.
+  SmallVector<Value> runSteps(OpBuilder &b, SmallVector<Value> state,
+                              Value activeSteps) {
+    int64_t steps = op.getNumSteps();
+    int64_t unroll = std::min<int64_t>(op.getUnroll(), steps);
+    int64_t block = timeBlockSteps(steps, unroll, activeSteps != nullptr);
+    // A loop of one iteration would only hide constant time indices.
+    int64_t mainSteps = steps - steps % unroll;
+    if (mainSteps == unroll && !activeSteps)
+      mainSteps = 0;
+    if (mainSteps > 0) {
+      // The unrolled steps from `first` on, with their inputs taken from
+      // `sequence` from step `local` on.
+      auto unrolled = [&](OpBuilder &nb, Value first, Value sequence,
+                          Value local, ValueRange iterArgs) {
+        SmallVector<Value> current(iterArgs);
+        for (int64_t k = 0; k < unroll; ++k) {
+          OpFoldResult t = first, l = local;
+          if (k > 0) {
+            Value offset = arith::ConstantIndexOp::create(nb, loc, k);
+            t = arith::AddIOp::create(nb, loc, first, offset).getResult();
+            l = local == first
+                    ? t
+                    : arith::AddIOp::create(nb, loc, local, offset).getResult();
+          }
+          current = step(nb, t, sequence, l, current);
+        }
+        return current;
+      };
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value ub = arith::ConstantIndexOp::create(b, loc, mainSteps);
+      Value stride = arith::ConstantIndexOp::create(b, loc, unroll);
+      // Up to the last active step: an iteration (or block) that starts
+      // before it runs whole, and ends within the loop since its size
+      // divides the loop's steps.
+      if (activeSteps)
+        ub = arith::MinUIOp::create(b, loc, activeSteps, ub);
+      scf::ForOp loop;
+      if (block == mainSteps) {
+        loop = scf::ForOp::create(
+            b, loc, zero, ub, stride, state,
+            [&](OpBuilder &nb, Location, Value iv, ValueRange iterArgs) {
+              scf::YieldOp::create(nb, loc,
+                                   unrolled(nb, iv, input, iv, iterArgs));
+            });
+      } else {
+        // Blocks of steps, each with its own slice of the input, so that
+        // work hoisted out of the step loop (the input projection) covers
+        // one block and stays in cache until its steps read it.
+        Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
+        loop = scf::ForOp::create(
+            b, loc, zero, ub, blockSize, state,
+            [&](OpBuilder &nb, Location, Value first, ValueRange blockArgs) {
+              Value sequence = inputBlock(nb, first, block);
+              Value inner = arith::ConstantIndexOp::create(nb, loc, block);
+              Value begin = arith::ConstantIndexOp::create(nb, loc, 0);
+              auto stepLoop = scf::ForOp::create(
+                  nb, loc, begin, inner, stride, blockArgs,
+                  [&](OpBuilder &sb, Location, Value iv, ValueRange iterArgs) {
+                    Value t = arith::AddIOp::create(sb, loc, first, iv);
+                    scf::YieldOp::create(
+                        sb, loc, unrolled(sb, t, sequence, iv, iterArgs));
+                  });
+              scf::YieldOp::create(nb, loc, stepLoop.getResults());
+            });
+      }
+      state.assign(loop.getResults().begin(), loop.getResults().end());
+    }
+    for (int64_t t = mainSteps; t < steps; ++t)
+      state = step(b, b.getIndexAttr(t), input, b.getIndexAttr(t), state);
+    return state;
+  }
+
+  /// The scan's initial state for `rows` rows: carries (zeros or `init`),
+  /// outputs (zeros when padded outputs are zeros and steps may be
+  /// skipped), and the selected carries when they are captured.
+  SmallVector<Value> initialState(OpBuilder &b, ValueRange init,
+                                  RankedTensorType outputsType,
+                                  bool zeroOutputs) {
+    SmallVector<Value> state;
+    for (auto [i, arg] : llvm::enumerate(op.getCarryArgs())) {
+      auto type = cast<RankedTensorType>(arg.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      shape.front() = rows;
+      auto rowsType = RankedTensorType::get(shape, type.getElementType());
+      state.push_back(init.empty() ? zeros(b, loc, rowsType) : init[i]);
+    }
+    size_t numCarries = state.size();
+    state.push_back(zeroOutputs
+                        ? zeros(b, loc, outputsType)
+                        : tensor::EmptyOp::create(b, loc, outputsType.getShape(),
+                                                  outputsType.getElementType())
+                              .getResult());
+    if (captureCarry) // a row of length 0 keeps its initial carry
+      state.append(state.begin(), state.begin() + numCarries);
+    return state;
   }
 
   LogicalResult lower() {
-    int64_t steps = op.getNumSteps();
-    int64_t unroll = std::min<int64_t>(op.getUnroll(), steps);
-    int64_t block = timeBlockSteps(steps, unroll);
     int64_t numBatchDims = op.getNumBatchDims();
     bool timeMajor = op.getTimeMajor();
+    rows = carryType(0).getDimSize(0);
 
     input = op.getInput();
     if (op.getReverse())
       input = FlipSequencesOp::create(rewriter, loc, input.getType(), input,
                                       lengths, numBatchDims, timeMajor);
 
+    size_t numCarries = op.getCarryArgs().size();
     SmallVector<Value> state;
-    for (auto [i, arg] : llvm::enumerate(op.getCarryArgs()))
-      state.push_back(op.getInit().empty()
-                          ? zeros(rewriter, loc,
-                                  cast<RankedTensorType>(arg.getType()))
-                          : op.getInit()[i]);
-    size_t numCarries = state.size();
-    RankedTensorType outputsType = op.getOutputs().getType();
-    state.push_back(tensor::EmptyOp::create(rewriter, loc,
-                                            outputsType.getShape(),
-                                            outputsType.getElementType()));
-    if (captureCarry) // a row of length 0 keeps its initial carry
-      state.append(state.begin(), state.begin() + numCarries);
-
-    // A loop of one iteration would only hide constant time indices.
-    int64_t mainSteps = steps - steps % unroll;
-    if (mainSteps == unroll)
-      mainSteps = 0;
-    if (mainSteps > 0) {
-      // The unrolled steps from `first` on, with their inputs taken from
-      // `sequence` from step `local` on.
-      auto unrolled = [&](OpBuilder &b, Value first, Value sequence,
-                          Value local, ValueRange iterArgs) {
-        SmallVector<Value> current(iterArgs);
-        for (int64_t k = 0; k < unroll; ++k) {
-          OpFoldResult t = first, l = local;
-          if (k > 0) {
-            Value offset = arith::ConstantIndexOp::create(b, loc, k);
-            t = arith::AddIOp::create(b, loc, first, offset).getResult();
-            l = local == first
-                    ? t
-                    : arith::AddIOp::create(b, loc, local, offset).getResult();
-          }
-          current = step(b, t, sequence, l, current);
-        }
-        return current;
-      };
-      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-      Value ub = arith::ConstantIndexOp::create(rewriter, loc, mainSteps);
-      Value stride = arith::ConstantIndexOp::create(rewriter, loc, unroll);
-      scf::ForOp loop;
-      if (block == mainSteps) {
-        loop = scf::ForOp::create(
-            rewriter, loc, zero, ub, stride, state,
-            [&](OpBuilder &b, Location, Value iv, ValueRange iterArgs) {
-              scf::YieldOp::create(b, loc,
-                                   unrolled(b, iv, input, iv, iterArgs));
-            });
-      } else {
-        // Blocks of steps, each with its own slice of the input, so that
-        // work hoisted out of the step loop (the input projection) covers
-        // one block and stays in cache until its steps read it.
-        Value blockSize = arith::ConstantIndexOp::create(rewriter, loc, block);
-        loop = scf::ForOp::create(
-            rewriter, loc, zero, ub, blockSize, state,
-            [&](OpBuilder &b, Location, Value first, ValueRange blockArgs) {
-              Value sequence = inputBlock(b, first, block);
-              Value inner = arith::ConstantIndexOp::create(b, loc, block);
-              Value begin = arith::ConstantIndexOp::create(b, loc, 0);
-              auto steps = scf::ForOp::create(
-                  b, loc, begin, inner, stride, blockArgs,
-                  [&](OpBuilder &nb, Location, Value iv, ValueRange iterArgs) {
-                    Value t = arith::AddIOp::create(nb, loc, first, iv);
-                    scf::YieldOp::create(
-                        nb, loc, unrolled(nb, t, sequence, iv, iterArgs));
-                  });
-              scf::YieldOp::create(b, loc, steps.getResults());
-            });
-      }
-      state.assign(loop.getResults().begin(), loop.getResults().end());
-    }
-    for (int64_t t = mainSteps; t < steps; ++t)
-      state = step(rewriter, rewriter.getIndexAttr(t), input,
-                   rewriter.getIndexAttr(t), state);
+    if (int64_t blockRows = lengthSortedBlockRows())
+      state = runLengthSortedBlocks(blockRows);
+    else
+      state = runSteps(rewriter,
+                       initialState(rewriter, op.getInit(),
+                                    op.getOutputs().getType(), false),
+                       Value());
 
     Value outputs = state[numCarries];
     if (op.getReverse() && op.getKeepOrder())
@@ -308,6 +374,220 @@ struct ScanLowering {
     }
     rewriter.replaceOp(op, results);
     return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Zero-padded outputs: rows in blocks sorted by length
+  //===--------------------------------------------------------------------===//
+
+  /// Rows per block when the scan's work can follow its lengths: padded
+  /// outputs are zeros (so padded steps need not run), one batch dim, and a
+  /// body of cells (row by row). Each block sweeps the weights every step,
+  /// so blocks must not be too small; sorted rows in a block have similar
+  /// lengths, so they must not be too large either. An eighth of the batch,
+  /// at least 4 rows (measured best at B = 16 and 128), and always at least
+  /// two blocks; 0 when the batch cannot be split.
+  int64_t lengthSortedBlockRows() {
+    if (!op.getZeroPaddedOutputs() || !lengths || op.getNumBatchDims() != 1)
+      return 0;
+    for (Operation &nested : op.getBody().front().without_terminator())
+      if (!isa<LSTMCellOp, GRUCellOp, MGUCellOp, SimpleCellOp,
+               ConvLSTMCellOp>(nested))
+        return 0;
+    int64_t batch = carryType(0).getDimSize(0);
+    int64_t limit = std::max<int64_t>(4, batch / 8);
+    for (int64_t blockRows = std::min(limit, batch - 1); blockRows > 0;
+         --blockRows)
+      if (batch % blockRows == 0)
+        return blockRows;
+    return 0;
+  }
+
+  /// The rows ordered by decreasing length (ties by index), as i32.
+  Value sortRowsByLength(OpBuilder &b, Value rowLengths) {
+    int64_t batch = cast<RankedTensorType>(rowLengths.getType()).getDimSize(0);
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value size = arith::ConstantIndexOp::create(b, loc, batch);
+    Value empty = tensor::EmptyOp::create(b, loc, {batch}, i32);
+    // One key per row, larger first: L * B + (B - 1 - row), in i64. A
+    // single comparison orders two rows (and C needs no && / || mix).
+    auto key = [&](OpBuilder &kb, Value row) {
+      Value length = arith::ExtSIOp::create(
+          kb, loc, i64, tensor::ExtractOp::create(kb, loc, rowLengths, row));
+      Value index = arith::IndexCastOp::create(kb, loc, i64, row);
+      Value last = arith::ConstantOp::create(kb, loc,
+                                             kb.getI64IntegerAttr(batch - 1));
+      Value scale = arith::ConstantOp::create(kb, loc,
+                                              kb.getI64IntegerAttr(batch));
+      Value scaled = arith::MulIOp::create(kb, loc, length, scale);
+      Value tie = arith::SubIOp::create(kb, loc, last, index);
+      return arith::AddIOp::create(kb, loc, scaled, tie).getResult();
+    };
+    // order[rank(r)] = r, where rank(r) counts the rows with a larger key.
+    auto loop = scf::ForOp::create(
+        b, loc, zero, size, one, ValueRange{empty},
+        [&](OpBuilder &nb, Location, Value r, ValueRange orderArg) {
+          Value mine = key(nb, r);
+          auto count = scf::ForOp::create(
+              nb, loc, zero, size, one, ValueRange{zero},
+              [&](OpBuilder &cb, Location, Value s, ValueRange countArg) {
+                Value before = arith::CmpIOp::create(
+                    cb, loc, arith::CmpIPredicate::sgt, key(cb, s), mine);
+                Value add = arith::SelectOp::create(cb, loc, before, one, zero);
+                scf::YieldOp::create(
+                    cb, loc,
+                    ValueRange{arith::AddIOp::create(cb, loc, countArg[0], add)});
+              });
+          Value row = arith::IndexCastOp::create(nb, loc, i32, r);
+          Value order = tensor::InsertOp::create(nb, loc, row, orderArg[0],
+                                                 ValueRange{count.getResult(0)});
+          scf::YieldOp::create(nb, loc, order);
+        });
+    return loop.getResult(0);
+  }
+
+  /// Row `row` of `value` along `axis`, keeping the axis (size 1).
+  static SmallVector<SmallVector<OpFoldResult>, 3>
+  rowSlice(OpBuilder &b, RankedTensorType type, int64_t axis, OpFoldResult row) {
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t dim : type.getShape())
+      sizes.push_back(b.getIndexAttr(dim));
+    offsets[axis] = row;
+    sizes[axis] = b.getIndexAttr(1);
+    return {offsets, sizes, strides};
+  }
+
+  /// Moves rows between a batch-sized tensor and a block of `blockRows`:
+  /// row i of the block is row order[first + i] of the batch. Gathers into
+  /// `into` (block-sized) when `toBlock`, else scatters into `into`
+  /// (batch-sized).
+  Value moveRows(OpBuilder &b, Value from, Value into, Value order,
+                 Value first, int64_t blockRows, int64_t axis, bool toBlock) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value count = arith::ConstantIndexOp::create(b, loc, blockRows);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, count, one, ValueRange{into},
+        [&](OpBuilder &nb, Location, Value i, ValueRange intoArg) {
+          Value at = arith::AddIOp::create(nb, loc, first, i);
+          Value row = arith::IndexCastOp::create(
+              nb, loc, nb.getIndexType(),
+              tensor::ExtractOp::create(nb, loc, order, at));
+          Value src = toBlock ? row : i, dst = toBlock ? i : row;
+          auto fromType = cast<RankedTensorType>(from.getType());
+          auto intoType = cast<RankedTensorType>(intoArg[0].getType());
+          auto read = rowSlice(nb, fromType, axis, src);
+          Value slice = tensor::ExtractSliceOp::create(nb, loc, from, read[0],
+                                                       read[1], read[2]);
+          auto write = rowSlice(nb, intoType, axis, dst);
+          Value moved = tensor::InsertSliceOp::create(
+              nb, loc, slice, intoArg[0], write[0], write[1], write[2]);
+          scf::YieldOp::create(nb, loc, moved);
+        });
+    return loop.getResult(0);
+  }
+
+  /// A tensor like `type` with `blockRows` rows along `axis`.
+  static RankedTensorType withRows(Type type, int64_t axis, int64_t blockRows) {
+    auto ranked = cast<RankedTensorType>(type);
+    SmallVector<int64_t> shape(ranked.getShape());
+    shape[axis] = blockRows;
+    return RankedTensorType::get(shape, ranked.getElementType());
+  }
+
+  /// Zero-padded outputs with lengths: the rows run in blocks of rows sorted
+  /// by decreasing length, each block only up to its longest row, so the
+  /// work follows the sum of the lengths rather than B x T. Every block
+  /// starts from zero outputs, which its padded steps keep. Returns the
+  /// final state for the whole batch.
+  SmallVector<Value> runLengthSortedBlocks(int64_t blockRows) {
+    OpBuilder &b = rewriter;
+    int64_t batch = rows;
+    int64_t batchAxis = op.getTimeMajor() ? 1 : 0;
+    Value batchInput = input, batchLengths = lengths;
+    Value order = sortRowsByLength(b, batchLengths);
+
+    SmallVector<Value> init(op.getInit());
+    RankedTensorType outputsType = op.getOutputs().getType();
+    // Every row belongs to one block, so the batch-sized results start
+    // empty and are written whole.
+    SmallVector<Value> results;
+    if (captureCarry)
+      for (BlockArgument arg : op.getCarryArgs())
+        results.push_back(tensor::EmptyOp::create(
+            b, loc, cast<RankedTensorType>(arg.getType()).getShape(),
+            cast<RankedTensorType>(arg.getType()).getElementType()));
+    size_t numCarries = results.size();
+    results.push_back(tensor::EmptyOp::create(b, loc, outputsType.getShape(),
+                                              outputsType.getElementType()));
+
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value size = arith::ConstantIndexOp::create(b, loc, batch);
+    Value stride = arith::ConstantIndexOp::create(b, loc, blockRows);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, size, stride, results,
+        [&](OpBuilder &nb, Location, Value first, ValueRange batchArgs) {
+          auto gather = [&](Value full, int64_t axis) {
+            Value empty = tensor::EmptyOp::create(
+                nb, loc, withRows(full.getType(), axis, blockRows).getShape(),
+                cast<RankedTensorType>(full.getType()).getElementType());
+            return moveRows(nb, full, empty, order, first, blockRows, axis,
+                            /*toBlock=*/true);
+          };
+          input = gather(batchInput, batchAxis);
+          lengths = gather(batchLengths, 0);
+          SmallVector<Value> blockInit;
+          for (Value carry : init)
+            blockInit.push_back(gather(carry, 0));
+          rows = blockRows;
+          SmallVector<Value> state = initialState(
+              nb, blockInit, withRows(outputsType, batchAxis, blockRows),
+              /*zeroOutputs=*/true);
+          // Sorted by decreasing length: the first row is the longest.
+          Value longest = arith::IndexCastOp::create(
+              nb, loc, nb.getIndexType(),
+              tensor::ExtractOp::create(nb, loc, lengths, ValueRange{zero}));
+          state = runSteps(nb, state, longest);
+
+          SmallVector<Value> next;
+          size_t stateCarries = op.getCarryArgs().size();
+          ValueRange finals = ValueRange(state).take_front(stateCarries);
+          if (captureCarry)
+            finals = ValueRange(state).drop_front(stateCarries + 1);
+          for (size_t i = 0; i < numCarries; ++i)
+            next.push_back(moveRows(nb, finals[i], batchArgs[i], order, first,
+                                    blockRows, 0, /*toBlock=*/false));
+          next.push_back(moveRows(nb, state[stateCarries],
+                                  batchArgs[numCarries], order, first,
+                                  blockRows, batchAxis, /*toBlock=*/false));
+          scf::YieldOp::create(nb, loc, next);
+        });
+    input = batchInput;
+    lengths = batchLengths;
+    rows = batch;
+
+    // Back in the layout lower() expects: (carry..., outputs[, selected...]).
+    SmallVector<Value> state;
+    ValueRange values = loop.getResults();
+    size_t stateCarries = op.getCarryArgs().size();
+    if (numCarries == 0) {
+      // No final carry: only the outputs matter.
+      for (BlockArgument arg : op.getCarryArgs())
+        state.push_back(tensor::EmptyOp::create(
+            b, loc, cast<RankedTensorType>(arg.getType()).getShape(),
+            cast<RankedTensorType>(arg.getType()).getElementType()));
+      state.push_back(values.back());
+      return state;
+    }
+    llvm::append_range(state, values.take_front(stateCarries));
+    state.push_back(values.back());
+    if (captureCarry)
+      llvm::append_range(state, values.take_front(stateCarries));
+    return state;
   }
 };
 
