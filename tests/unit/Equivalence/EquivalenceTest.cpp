@@ -372,6 +372,31 @@ std::vector<CaseConfig> cases() {
     bidi.layers[0].unroll = 2;
     all.push_back(bidi);
   }
+  // Zero padding in length-sorted row blocks through a Bidirectional layer
+  // (both directions, carries, initial carries) and a stack on top of it,
+  // and through a ConvLSTM.
+  CaseConfig bidiZeros;
+  bidiZeros.name = "bidirectional_zero_padded_sorted_blocks_stack";
+  bidiZeros.batch = {8};
+  bidiZeros.time = 7;
+  bidiZeros.zeroPadded = true;
+  bidiZeros.layers.resize(2);
+  bidiZeros.layers[0].backwardCell = "GRUCell";
+  bidiZeros.layers[0].initInput = true;
+  bidiZeros.layers[1].cell = "MGUCell";
+  bidiZeros.layers[1].reverse = true;
+  all.push_back(bidiZeros);
+  CaseConfig convZeros;
+  convZeros.name = "conv_lstm_1d_zero_padded_sorted_blocks";
+  convZeros.batch = {8};
+  convZeros.time = 4;
+  convZeros.features = "[6, 3]";
+  convZeros.zeroPadded = true;
+  convZeros.layers[0].cell = "ConvLSTMCell";
+  convZeros.layers[0].features = 3;
+  convZeros.layers[0].cellExtra = "kernel_size: [2]";
+  convZeros.layers[0].reverse = convZeros.layers[0].keepOrder = true;
+  all.push_back(convZeros);
   CaseConfig bidiTimeMajor;
   bidiTimeMajor.name = "bidirectional_time_major_no_lengths";
   bidiTimeMajor.timeMajor = true;
