@@ -45,12 +45,12 @@ func.func @length_sorted_blocks(%x: tensor<8x6x3xf32>, %len: tensor<8xi32>, %wi:
 
 // -----
 
-/// Time-major, 64 steps: blocks of 16 steps (16 x 4 rows = 64 rows for the
+/// Time-major, 64 steps: blocks of 8 steps (8 x 4 rows = 32 rows for the
 /// hoisted projection), run while a block starts before the longest row's
-/// length: the loop's bound is min(L, 64), its step 16.
+/// length: the loop's bound is min(L, 64), its step 8.
 
 // CHECK-LABEL: func.func @time_blocks_in_row_blocks
-// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
 // CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
 // CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (tensor<64x8x4xf32>)
 // CHECK:   scf.for {{.*}} -> (tensor<64x4x3xf32>)
@@ -58,8 +58,8 @@ func.func @length_sorted_blocks(%x: tensor<8x6x3xf32>, %len: tensor<8xi32>, %wi:
 // CHECK:   %[[LONGEST:.*]] = tensor.extract %{{.*}}[%{{.*}}] : tensor<4xi32>
 // CHECK:   %[[L:.*]] = arith.index_cast %[[LONGEST]] : i32 to index
 // CHECK:   %[[UB:.*]] = arith.minui %[[L]], %[[C64]] : index
-// CHECK:   scf.for %[[FIRST:[^ ]+]] = %{{.*}} to %[[UB]] step %[[C16]]
-// CHECK:     tensor.extract_slice %{{.*}}[%[[FIRST]], 0, 0] [16, 4, 3]
+// CHECK:   scf.for %[[FIRST:[^ ]+]] = %{{.*}} to %[[UB]] step %[[C8]]
+// CHECK:     tensor.extract_slice %{{.*}}[%[[FIRST]], 0, 0] [8, 4, 3]
 func.func @time_blocks_in_row_blocks(%x: tensor<64x8x3xf32>, %len: tensor<8xi32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> tensor<64x8x4xf32> {
   %y = rnn.scan %x lengths(%len : tensor<8xi32>) time_major zero_padded_outputs {num_batch_dims = 1 : i64} : tensor<64x8x3xf32> -> tensor<64x8x4xf32> {
   ^bb0(%h: tensor<8x4xf32>, %xt: tensor<8x3xf32>):

@@ -333,7 +333,7 @@ std::vector<CaseConfig> cases() {
     all.push_back(f);
     // Zero padding with rows in length-sorted blocks (8 rows: two blocks of
     // 4), with final and initial carries, reverse with keep_order, unroll 2
-    // and blocks of 20 steps (T = 41: a remainder step).
+    // and blocks of 8 steps (T = 41: a remainder step).
     CaseConfig g = base("zero_padded_sorted_blocks_reverse_init");
     g.batch = {8};
     g.time = 41;

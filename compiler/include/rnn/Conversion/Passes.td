@@ -27,7 +27,7 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
     length, and blocks of sorted rows (an eighth of the batch, at least 4
     rows) each gather their rows, run from zero outputs only up to their
     longest row's length (in whole unrolled iterations or blocks of steps,
-    as short as keeps 64 rows per block), and scatter their outputs and
+    as short as keeps 32 rows per block), and scatter their outputs and
     final carries back. The work follows the sum of the lengths.
   }];
   let options = [
