@@ -86,3 +86,38 @@ func.func @computed_padding(%x: tensor<8x6x3xf32>, %len: tensor<8xi32>, %wi: ten
   }
   return %y : tensor<8x6x4xf32>
 }
+
+// -----
+
+/// A batch of 7 (prime) has no blocks of at least 4 rows: one batch, every
+/// step.
+
+// CHECK-LABEL: func.func @prime_batch
+// CHECK-NOT: arith.minui
+// CHECK: scf.for {{.*}} -> (tensor<7x4xf32>, tensor<7x6x4xf32>)
+// CHECK:   rnn.simple_cell({{.*}}) kernels({{.*}}) : tensor<7x3xf32>
+func.func @prime_batch(%x: tensor<7x6x3xf32>, %len: tensor<7xi32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> tensor<7x6x4xf32> {
+  %y = rnn.scan %x lengths(%len : tensor<7xi32>) zero_padded_outputs {num_batch_dims = 1 : i64} : tensor<7x6x3xf32> -> tensor<7x6x4xf32> {
+  ^bb0(%h: tensor<7x4xf32>, %xt: tensor<7x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<7x3xf32>, tensor<7x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<7x4xf32>) output(%h1 : tensor<7x4xf32>)
+  }
+  return %y : tensor<7x6x4xf32>
+}
+
+// -----
+
+/// A batch of 18: no divisor in [4, 4], so the next larger one, 6 (three
+/// blocks).
+
+// CHECK-LABEL: func.func @blocks_of_six
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C6:[^ ]+]] iter_args
+// CHECK:   rnn.simple_cell({{.*}}) kernels({{.*}}) : tensor<6x3xf32>
+func.func @blocks_of_six(%x: tensor<18x6x3xf32>, %len: tensor<18xi32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> tensor<18x6x4xf32> {
+  %y = rnn.scan %x lengths(%len : tensor<18xi32>) zero_padded_outputs {num_batch_dims = 1 : i64} : tensor<18x6x3xf32> -> tensor<18x6x4xf32> {
+  ^bb0(%h: tensor<18x4xf32>, %xt: tensor<18x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<18x3xf32>, tensor<18x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<18x4xf32>) output(%h1 : tensor<18x4xf32>)
+  }
+  return %y : tensor<18x6x4xf32>
+}

@@ -385,9 +385,10 @@ struct ScanLowering {
   /// outputs are zeros (so padded steps need not run), one batch dim, and a
   /// body of cells (row by row). Each block sweeps the weights every step,
   /// so blocks must not be too small; sorted rows in a block have similar
-  /// lengths, so they must not be too large either. An eighth of the batch,
-  /// at least 4 rows (measured best at B = 16 and 128), and always at least
-  /// two blocks; 0 when the batch cannot be split.
+  /// lengths, so they must not be too large either: the largest divisor of
+  /// the batch up to an eighth of it or 4 (measured best at B = 16 and 128),
+  /// else the next larger divisor, and always at least two blocks; 0 when
+  /// the batch cannot be split so.
   int64_t lengthSortedBlockRows() {
     if (!op.getZeroPaddedOutputs() || !lengths || op.getNumBatchDims() != 1)
       return 0;
@@ -396,9 +397,18 @@ struct ScanLowering {
                ConvLSTMCellOp>(nested))
         return 0;
     int64_t batch = carryType(0).getDimSize(0);
+    if (batch < 4)
+      return 0;
+    // Blocks of 2 or 3 rows only in batches of at most 8 (where speed
+    // hardly matters); larger batches want at least 4 rows per block, so a
+    // batch with no such divisor (a prime) runs as one block.
     int64_t limit = std::max<int64_t>(4, batch / 8);
-    for (int64_t blockRows = std::min(limit, batch - 1); blockRows > 0;
+    int64_t least = batch <= 8 ? 2 : 4;
+    for (int64_t blockRows = std::min(limit, batch / 2); blockRows >= least;
          --blockRows)
+      if (batch % blockRows == 0)
+        return blockRows;
+    for (int64_t blockRows = limit + 1; blockRows <= batch / 2; ++blockRows)
       if (batch % blockRows == 0)
         return blockRows;
     return 0;
