@@ -125,3 +125,30 @@ func.func @zero_padded_two_batch_dims(%x: tensor<2x3x1x5xf32>, %len: tensor<2x3x
   }
   return %y : tensor<2x3x1x4xf32>
 }
+
+// -----
+
+/// reverse without lengths: every row reverses whole, so step t reads the
+/// input at T - 1 - t directly (no rnn.flip_sequences copy) and, with
+/// keep_order, stores its output there too.
+
+// CHECK-LABEL: func.func @reverse_without_lengths
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x5x3xf32>
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NOT: rnn.flip_sequences
+// CHECK: %[[LOOP:.*]]:2 = scf.for %[[T:[^ ]+]] = %{{.*}} to %[[C4]] step %{{.*}} iter_args(%{{.*}}, %[[Y:[^ ]+]] = %{{.*}})
+// CHECK:   %[[IN:.*]] = arith.subi %[[C4]], %[[T]] : index
+// CHECK:   tensor.extract_slice %[[X]][0, %[[IN]], 0] [2, 1, 3]
+// CHECK:   %[[OUT:.*]] = arith.subi %[[C4]], %[[T]] : index
+// CHECK:   tensor.insert_slice %{{.*}} into %[[Y]][0, %[[OUT]], 0] [2, 1, 4]
+// CHECK: tensor.extract_slice %[[X]][0, 0, 0] [2, 1, 3]
+// CHECK: tensor.insert_slice %{{.*}} into %[[LOOP]]#1[0, 0, 0] [2, 1, 4]
+// CHECK-NOT: rnn.flip_sequences
+func.func @reverse_without_lengths(%x: tensor<2x5x3xf32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> tensor<2x5x4xf32> {
+  %y = rnn.scan %x reverse keep_order unroll 2 {num_batch_dims = 1 : i64} : tensor<2x5x3xf32> -> tensor<2x5x4xf32> {
+  ^bb0(%h: tensor<2x4xf32>, %xt: tensor<2x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<2x3xf32>, tensor<2x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<2x4xf32>) output(%h1 : tensor<2x4xf32>)
+  }
+  return %y : tensor<2x5x4xf32>
+}

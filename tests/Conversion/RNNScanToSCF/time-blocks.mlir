@@ -41,3 +41,28 @@ func.func @blocks_of_four(%x: tensor<2x25x3xf32>, %wi: tensor<3x4xf32>, %wh: ten
   }
   return %y : tensor<2x25x4xf32>
 }
+
+// -----
+
+/// Reverse without lengths in blocks: processing steps [first, first + 4)
+/// read the input block at T - first - 4 = 21 - first (T = 25 here, but
+/// the loop covers the first 24 steps), steps within it from its end.
+
+// CHECK-LABEL: func.func @reversed_blocks
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C21:.*]] = arith.constant 21 : index
+// CHECK: scf.for %[[FIRST:[^ ]+]] =
+// CHECK:   %[[START:.*]] = arith.subi %[[C21]], %[[FIRST]] : index
+// CHECK:   %[[BLOCK:.*]] = tensor.extract_slice %{{.*}}[0, %[[START]], 0] [2, 4, 3]
+// CHECK:   scf.for %[[I:[^ ]+]] =
+// CHECK:     %[[LOCAL:.*]] = arith.subi %[[C3]], %[[I]] : index
+// CHECK:     tensor.extract_slice %[[BLOCK]][0, %[[LOCAL]], 0] [2, 1, 3]
+// NOBLOCK-LABEL: func.func @reversed_blocks
+func.func @reversed_blocks(%x: tensor<2x25x3xf32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> tensor<2x25x4xf32> {
+  %y = rnn.scan %x reverse unroll 2 {num_batch_dims = 1 : i64} : tensor<2x25x3xf32> -> tensor<2x25x4xf32> {
+  ^bb0(%h: tensor<2x4xf32>, %xt: tensor<2x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<2x3xf32>, tensor<2x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<2x4xf32>) output(%h1 : tensor<2x4xf32>)
+  }
+  return %y : tensor<2x25x4xf32>
+}

@@ -331,6 +331,23 @@ std::vector<CaseConfig> cases() {
     f.layers[0].unroll = 2;
     f.timeBlockBytes = 1;
     all.push_back(f);
+    // Reverse without lengths reads the input from its end (no flipped
+    // copy), also in blocks of steps, unrolled with a remainder, and with
+    // keep_order stores outputs from the end.
+    CaseConfig r = base("reverse_no_lengths_time_blocks_unroll2");
+    r.time = 9;
+    r.batch = {2};
+    r.lengths = false;
+    r.layers[0].reverse = r.layers[0].keepOrder = true;
+    r.layers[0].unroll = 2;
+    r.timeBlockBytes = 1;
+    all.push_back(r);
+    CaseConfig rm = r;
+    rm.name = cell.name + "_reverse_no_lengths_time_major_outputs_reversed";
+    rm.timeMajor = true;
+    rm.layers[0].keepOrder = false;
+    rm.timeBlockBytes = 0;
+    all.push_back(rm);
     // Zero padding with rows in length-sorted blocks (8 rows: two blocks of
     // 4), with final and initial carries, reverse with keep_order, unroll 2
     // and blocks of 8 steps (T = 41: a remainder step).

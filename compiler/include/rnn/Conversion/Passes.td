@@ -10,8 +10,10 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
   let description = [{
     Each scan becomes a loop over time whose body is the scan's body cloned
     `unroll` times, plus a fully unrolled remainder of `T mod unroll` steps.
-    `reverse` becomes `rnn.flip_sequences` of the input (and of the outputs
-    with `keep_order`); with `seq_lengths`, the final carry of each row is
+    `reverse` with lengths becomes `rnn.flip_sequences` of the input (and
+    of the outputs with `keep_order`); without lengths every row reverses
+    whole, so step t reads the input at T - 1 - t (and stores there with
+    `keep_order`), with no flipped copies; with `seq_lengths`, the final carry of each row is
     captured after its last valid step, and `zero_padded_outputs` zeroes the
     outputs of padded steps. The initial carry defaults to zeros.
 

@@ -76,6 +76,11 @@ struct ScanLowering {
     return cast<RankedTensorType>(op.getCarryArgs()[i].getType());
   }
 
+  /// Reverse without lengths: every row is reversed whole, so step t reads
+  /// the input at T - 1 - t instead of a flipped copy of the input (and
+  /// keep_order stores there).
+  bool reversedIndex = false;
+
   /// Rows the steps run on: the batch, or one block of rows sorted by length
   /// (then the body's batch-sized types are narrowed to the block).
   int64_t rows = 0;
@@ -99,8 +104,10 @@ struct ScanLowering {
   /// Step `t` of `sequence` (the input, or a block of its steps), without
   /// its time axis.
   Value stepInput(OpBuilder &b, Value sequence, OpFoldResult t) {
-    TimeSlice slice = timeSlice(b, sequence, t);
     auto type = cast<RankedTensorType>(sequence.getType());
+    if (reversedIndex)
+      t = mirror(b, t, type.getDimSize(timeAxis));
+    TimeSlice slice = timeSlice(b, sequence, t);
     SmallVector<int64_t> shape(type.getShape());
     shape.erase(shape.begin() + timeAxis);
     auto stepType = RankedTensorType::get(shape, type.getElementType());
@@ -109,16 +116,29 @@ struct ScanLowering {
                                           slice.strides);
   }
 
-  /// Steps [first, first + count) of the input.
+  /// `size - 1 - t`: step t counted from the end.
+  OpFoldResult mirror(OpBuilder &b, OpFoldResult t, int64_t size) {
+    if (std::optional<int64_t> constant = getConstantIntValue(t))
+      return b.getIndexAttr(size - 1 - *constant);
+    Value last = arith::ConstantIndexOp::create(b, loc, size - 1);
+    return arith::SubIOp::create(b, loc, last, cast<Value>(t)).getResult();
+  }
+
+  /// The input of steps [first, first + count) (in processing order).
   Value inputBlock(OpBuilder &b, OpFoldResult first, int64_t count) {
+    if (reversedIndex) // steps counted from the end: [T - first - count, T - first)
+      first = mirror(b, first, op.getNumSteps() - count + 1);
     TimeSlice slice = timeSlice(b, input, first);
     slice.sizes[timeAxis] = b.getIndexAttr(count);
     return tensor::ExtractSliceOp::create(b, loc, input, slice.offsets,
                                           slice.sizes, slice.strides);
   }
 
-  /// `outputs` with the step output `y` stored at time `t`.
+  /// `outputs` with the step output `y` stored at time `t` (reversed back
+  /// for keep_order when the input is read from its end).
   Value storeOutput(OpBuilder &b, OpFoldResult t, Value y, Value outputs) {
+    if (reversedIndex && op.getKeepOrder())
+      t = mirror(b, t, op.getNumSteps());
     TimeSlice slice = timeSlice(b, outputs, t);
     auto &[offsets, sizes, strides] = slice;
     // Copy into the destination slice (a linalg.copy, which becomes loops)
@@ -347,7 +367,8 @@ struct ScanLowering {
     rows = carryType(0).getDimSize(0);
 
     input = op.getInput();
-    if (op.getReverse())
+    reversedIndex = op.getReverse() && !lengths;
+    if (op.getReverse() && lengths)
       input = FlipSequencesOp::create(rewriter, loc, input.getType(), input,
                                       lengths, numBatchDims, timeMajor);
 
@@ -362,7 +383,7 @@ struct ScanLowering {
                        Value());
 
     Value outputs = state[numCarries];
-    if (op.getReverse() && op.getKeepOrder())
+    if (op.getReverse() && op.getKeepOrder() && !reversedIndex)
       outputs = FlipSequencesOp::create(rewriter, loc, outputs.getType(),
                                         outputs, lengths, numBatchDims,
                                         timeMajor);
