@@ -73,8 +73,8 @@ std::optional<int64_t> panelWidth(arith::ConstantOp constant) {
 DenseElementsAttr packPanels(DenseElementsAttr value, int64_t width) {
   auto type = cast<RankedTensorType>(value.getType());
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  auto packedType = RankedTensorType::get({cols / width, rows, width},
-                                          type.getElementType());
+  auto packedType =
+      RankedTensorType::get({cols / width, rows, width}, type.getElementType());
   if (value.isSplat())
     return value.resizeSplat(packedType);
   // Elements are whole bytes (f32 weights): move them as raw bytes, which
@@ -85,8 +85,8 @@ DenseElementsAttr packPanels(DenseElementsAttr value, int64_t width) {
   packed.reserve(raw.size());
   for (int64_t panel = 0; panel < cols / width; ++panel)
     for (int64_t row = 0; row < rows; ++row)
-      llvm::append_range(
-          packed, raw.slice((row * cols + panel * width) * bytes, width * bytes));
+      llvm::append_range(packed, raw.slice((row * cols + panel * width) * bytes,
+                                           width * bytes));
   return DenseElementsAttr::getFromRawBuffer(packedType, packed);
 }
 

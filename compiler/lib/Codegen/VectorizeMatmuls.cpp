@@ -60,8 +60,8 @@ LogicalResult vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
   scf::SCFTileAndFuseOptions fusion;
   fusion.setTilingOptions(blocks);
   fusion.setFusionControlFn(
-      [](tensor::ExtractSliceOp, OpResult producer, bool)
-          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+      [](tensor::ExtractSliceOp, OpResult producer,
+         bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         if (isa<linalg::FillOp>(producer.getOwner()))
           return scf::SCFTileAndFuseOptions::ControlFnResult{};
         return std::nullopt;

@@ -1,18 +1,18 @@
 //===- Compile.cpp - Spec and weights to code -----------------------------===//
 
 #include "rnn/Driver/Driver.h"
-#include "rnn/Import/MLIRGen.h"
 #include "rnn/IR/RNNDialect.h"
+#include "rnn/Import/MLIRGen.h"
 #include "rnn/InitAll.h"
 #include "rnn/Spec/Parser.h"
 #include "rnn/Weights/Binding.h"
 #include "rnn/Weights/WeightsFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/WithColor.h"
 

@@ -76,7 +76,8 @@ void addPipeline(OpPassManager &pm, StringRef pipeline) {
 
 void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                                      const CodegenOptions &options) {
-  addPipeline(pm, llvm::formatv(kToLinalg.data(), options.timeBlockBytes).str());
+  addPipeline(pm,
+              llvm::formatv(kToLinalg.data(), options.timeBlockBytes).str());
   if (options.path == CodegenPath::LLVM)
     addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
                                   options.blockColumns)

@@ -71,8 +71,8 @@ std::string cellYaml(const std::string &type, const LayerConfig &layer,
 
 std::string toYaml(const CaseConfig &config) {
   std::ostringstream os;
-  os << "rnnc: 1\nname: " << config.name << "\nparams_layout: "
-     << config.layout << "\n";
+  os << "rnnc: 1\nname: " << config.name << "\nparams_layout: " << config.layout
+     << "\n";
   if (config.zeroPadded)
     os << "padded_outputs: zeros\n";
   os << "input:\n  batch: [";
@@ -110,9 +110,9 @@ ParamTree randomWeights(const spec::Model &model, std::mt19937 &rng) {
   ParamTree tree;
   for (size_t k = 0; k < model.layers.size(); ++k)
     for (const spec::RNN *rnn : spec::layerDirections(model.layers[k])) {
-      auto specs = expectedCellParams(rnn->cell, model.paramsLayout,
-                                      rnn->cell.params,
-                                      spec::layerInputFeatures(model, k).back());
+      auto specs =
+          expectedCellParams(rnn->cell, model.paramsLayout, rnn->cell.params,
+                             spec::layerInputFeatures(model, k).back());
       if (!specs)
         continue;
       for (const ParamSpec &param : *specs) {
@@ -229,9 +229,8 @@ TEST_P(EquivalenceTest, MatchesReference) {
   for (auto [i, param] : llvm::enumerate(compiled->parameters)) {
     if (!param.isOutput)
       continue;
-    const reference::Array &want = param.name == "y"
-                                       ? expected->y
-                                       : expected->carries.at(param.name);
+    const reference::Array &want =
+        param.name == "y" ? expected->y : expected->carries.at(param.name);
     ASSERT_EQ(want.shape, param.shape) << param.name;
     double worst = 0;
     for (size_t e = 0; e < want.data.size(); ++e) {
@@ -370,7 +369,8 @@ std::vector<CaseConfig> cases() {
     conv.features = twoD ? "[5, 4, 2]" : "[6, 3]";
     conv.layers[0].cell = "ConvLSTMCell";
     conv.layers[0].features = 3;
-    conv.layers[0].cellExtra = twoD ? "kernel_size: [3, 3]" : "kernel_size: [2]";
+    conv.layers[0].cellExtra =
+        twoD ? "kernel_size: [3, 3]" : "kernel_size: [2]";
     conv.layers[0].reverse = conv.layers[0].keepOrder = twoD;
     conv.layers[0].initInput = !twoD;
     conv.layers[0].unroll = 3;

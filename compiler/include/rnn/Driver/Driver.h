@@ -54,16 +54,16 @@ struct CompileOptions {
 /// One parameter of a model's entry point `<name>_run`, in call order (the
 /// workspace, always last, is not listed).
 struct EntryParameter {
-  std::string name;           ///< "x", "seq_lengths", "carry/dec/h", ...
+  std::string name; ///< "x", "seq_lengths", "carry/dec/h", ...
   std::vector<int64_t> shape;
-  bool isLengths = false;     ///< int32 sequence lengths; else float32
+  bool isLengths = false; ///< int32 sequence lengths; else float32
   bool isOutput = false;
 };
 
 /// The artifacts of one compilation.
 struct Compiled {
-  std::string header;  ///< the C header (empty for Emit::MLIR)
-  std::string code;    ///< the object file, assembly, LLVM IR, C or MLIR
+  std::string header; ///< the C header (empty for Emit::MLIR)
+  std::string code;   ///< the object file, assembly, LLVM IR, C or MLIR
   std::vector<EntryParameter> parameters; ///< empty for Emit::MLIR
   int64_t workspaceSize = 0;
 };
@@ -88,8 +88,7 @@ struct RunOptions {
 /// results to `outputPath` (the `rnnc run` contract).
 mlir::LogicalResult runModel(const LoadedModel &loaded,
                              const llvm::SourceMgr &sourceMgr,
-                             const RunOptions &options,
-                             mlir::MLIRContext &ctx);
+                             const RunOptions &options, mlir::MLIRContext &ctx);
 
 } // namespace rnnc
 

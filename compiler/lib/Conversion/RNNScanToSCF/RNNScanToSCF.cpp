@@ -3,10 +3,13 @@
 // A scan becomes a loop over time on tensors. Each loop iteration runs
 // `unroll` copies of the scan body; the `T mod unroll` steps left over run
 // after the loop, fully unrolled, so every step's time index that the body
-// sees is either the loop's or a constant.
+// sees is either the loop's or a constant. Long sequences loop over blocks
+// of steps; zero-padded outputs with lengths run rows in length-sorted
+// blocks (LengthSortedBlocks.h) that skip their padded steps.
 //
 //===----------------------------------------------------------------------===//
 
+#include "LengthSortedBlocks.h"
 #include "rnn/Conversion/Passes.h"
 #include "rnn/IR/RNNOps.h"
 #include "rnn/IR/RNNShapes.h"
@@ -28,10 +31,10 @@ namespace {
 
 /// A tensor of `type` filled with zeros.
 Value zeros(OpBuilder &b, Location loc, RankedTensorType type) {
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(type.getElementType()));
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType());
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
 }
 
@@ -56,7 +59,8 @@ Value selectRows(OpBuilder &b, Location loc, Value lengths, Value onTrue,
       ArrayRef<AffineMap>{rows, identity, identity}, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value pred = makePred(nb, nloc, args[0]);
-        Value picked = arith::SelectOp::create(nb, nloc, pred, args[1], args[2]);
+        Value picked =
+            arith::SelectOp::create(nb, nloc, pred, args[1], args[2]);
         linalg::YieldOp::create(nb, nloc, picked);
       });
   return generic.getResult(0);
@@ -111,9 +115,8 @@ struct ScanLowering {
     SmallVector<int64_t> shape(type.getShape());
     shape.erase(shape.begin() + timeAxis);
     auto stepType = RankedTensorType::get(shape, type.getElementType());
-    return tensor::ExtractSliceOp::create(b, loc, stepType, sequence,
-                                          slice.offsets, slice.sizes,
-                                          slice.strides);
+    return tensor::ExtractSliceOp::create(
+        b, loc, stepType, sequence, slice.offsets, slice.sizes, slice.strides);
   }
 
   /// `size - 1 - t`: step t counted from the end.
@@ -126,7 +129,8 @@ struct ScanLowering {
 
   /// The input of steps [first, first + count) (in processing order).
   Value inputBlock(OpBuilder &b, OpFoldResult first, int64_t count) {
-    if (reversedIndex) // steps counted from the end: [T - first - count, T - first)
+    if (reversedIndex) // steps counted from the end: [T - first - count, T -
+                       // first)
       first = mirror(b, first, op.getNumSteps() - count + 1);
     TimeSlice slice = timeSlice(b, input, first);
     slice.sizes[timeAxis] = b.getIndexAttr(count);
@@ -218,15 +222,15 @@ struct ScanLowering {
     next.push_back(storeOutput(b, t, y, outputs));
     // Each row keeps the carry after its last valid step (t == L - 1).
     for (auto [carry, kept] : llvm::zip(newCarries, selected)) {
-      Value chosen =
-          selectRows(b, loc, lengths, carry, kept,
-                     [&](OpBuilder &nb, Location nloc, Value length) {
-                       Value one = arith::ConstantOp::create(
-                           nb, nloc, nb.getI32IntegerAttr(1));
-                       Value last = arith::SubIOp::create(nb, nloc, length, one);
-                       return arith::CmpIOp::create(
-                           nb, nloc, arith::CmpIPredicate::eq, time, last);
-                     });
+      Value chosen = selectRows(
+          b, loc, lengths, carry, kept,
+          [&](OpBuilder &nb, Location nloc, Value length) {
+            Value one =
+                arith::ConstantOp::create(nb, nloc, nb.getI32IntegerAttr(1));
+            Value last = arith::SubIOp::create(nb, nloc, length, one);
+            return arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq,
+                                         time, last);
+          });
       next.push_back(chosen);
     }
     return next;
@@ -351,11 +355,11 @@ struct ScanLowering {
       state.push_back(init.empty() ? zeros(b, loc, rowsType) : init[i]);
     }
     size_t numCarries = state.size();
-    state.push_back(zeroOutputs
-                        ? zeros(b, loc, outputsType)
-                        : tensor::EmptyOp::create(b, loc, outputsType.getShape(),
-                                                  outputsType.getElementType())
-                              .getResult());
+    state.push_back(
+        zeroOutputs ? zeros(b, loc, outputsType)
+                    : tensor::EmptyOp::create(b, loc, outputsType.getShape(),
+                                              outputsType.getElementType())
+                          .getResult());
     if (captureCarry) // a row of length 0 keeps its initial carry
       state.append(state.begin(), state.begin() + numCarries);
     return state;
@@ -374,7 +378,7 @@ struct ScanLowering {
 
     size_t numCarries = op.getCarryArgs().size();
     SmallVector<Value> state;
-    if (int64_t blockRows = lengthSortedBlockRows())
+    if (int64_t blockRows = lengthSortedBlockRows(op))
       state = runLengthSortedBlocks(blockRows);
     else
       state = runSteps(rewriter,
@@ -384,9 +388,9 @@ struct ScanLowering {
 
     Value outputs = state[numCarries];
     if (op.getReverse() && op.getKeepOrder() && !reversedIndex)
-      outputs = FlipSequencesOp::create(rewriter, loc, outputs.getType(),
-                                        outputs, lengths, numBatchDims,
-                                        timeMajor);
+      outputs =
+          FlipSequencesOp::create(rewriter, loc, outputs.getType(), outputs,
+                                  lengths, numBatchDims, timeMajor);
     SmallVector<Value> results{outputs};
     if (!op.getFinalCarry().empty()) {
       ValueRange finals = ValueRange(state).take_front(numCarries);
@@ -402,135 +406,6 @@ struct ScanLowering {
   // Zero-padded outputs: rows in blocks sorted by length
   //===--------------------------------------------------------------------===//
 
-  /// Rows per block when the scan's work can follow its lengths: padded
-  /// outputs are zeros (so padded steps need not run), one batch dim, and a
-  /// body of cells (row by row). Each block sweeps the weights every step,
-  /// so blocks must not be too small; sorted rows in a block have similar
-  /// lengths, so they must not be too large either: the largest divisor of
-  /// the batch up to an eighth of it or 4 (measured best at B = 16 and 128),
-  /// else the next larger divisor, and always at least two blocks; 0 when
-  /// the batch cannot be split so.
-  int64_t lengthSortedBlockRows() {
-    if (!op.getZeroPaddedOutputs() || !lengths || op.getNumBatchDims() != 1)
-      return 0;
-    for (Operation &nested : op.getBody().front().without_terminator())
-      if (!isa<LSTMCellOp, GRUCellOp, MGUCellOp, SimpleCellOp,
-               ConvLSTMCellOp>(nested))
-        return 0;
-    int64_t batch = carryType(0).getDimSize(0);
-    if (batch < 4)
-      return 0;
-    // Blocks of 2 or 3 rows only in batches of at most 8 (where speed
-    // hardly matters); larger batches want at least 4 rows per block, so a
-    // batch with no such divisor (a prime) runs as one block.
-    int64_t limit = std::max<int64_t>(4, batch / 8);
-    int64_t least = batch <= 8 ? 2 : 4;
-    for (int64_t blockRows = std::min(limit, batch / 2); blockRows >= least;
-         --blockRows)
-      if (batch % blockRows == 0)
-        return blockRows;
-    for (int64_t blockRows = limit + 1; blockRows <= batch / 2; ++blockRows)
-      if (batch % blockRows == 0)
-        return blockRows;
-    return 0;
-  }
-
-  /// The rows ordered by decreasing length (ties by index), as i32.
-  Value sortRowsByLength(OpBuilder &b, Value rowLengths) {
-    int64_t batch = cast<RankedTensorType>(rowLengths.getType()).getDimSize(0);
-    Type i32 = b.getI32Type(), i64 = b.getI64Type();
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value size = arith::ConstantIndexOp::create(b, loc, batch);
-    Value empty = tensor::EmptyOp::create(b, loc, {batch}, i32);
-    // One key per row, larger first: L * B + (B - 1 - row), in i64. A
-    // single comparison orders two rows (and C needs no && / || mix).
-    auto key = [&](OpBuilder &kb, Value row) {
-      Value length = arith::ExtSIOp::create(
-          kb, loc, i64, tensor::ExtractOp::create(kb, loc, rowLengths, row));
-      Value index = arith::IndexCastOp::create(kb, loc, i64, row);
-      Value last = arith::ConstantOp::create(kb, loc,
-                                             kb.getI64IntegerAttr(batch - 1));
-      Value scale = arith::ConstantOp::create(kb, loc,
-                                              kb.getI64IntegerAttr(batch));
-      Value scaled = arith::MulIOp::create(kb, loc, length, scale);
-      Value tie = arith::SubIOp::create(kb, loc, last, index);
-      return arith::AddIOp::create(kb, loc, scaled, tie).getResult();
-    };
-    // order[rank(r)] = r, where rank(r) counts the rows with a larger key.
-    auto loop = scf::ForOp::create(
-        b, loc, zero, size, one, ValueRange{empty},
-        [&](OpBuilder &nb, Location, Value r, ValueRange orderArg) {
-          Value mine = key(nb, r);
-          auto count = scf::ForOp::create(
-              nb, loc, zero, size, one, ValueRange{zero},
-              [&](OpBuilder &cb, Location, Value s, ValueRange countArg) {
-                Value before = arith::CmpIOp::create(
-                    cb, loc, arith::CmpIPredicate::sgt, key(cb, s), mine);
-                Value add = arith::SelectOp::create(cb, loc, before, one, zero);
-                scf::YieldOp::create(
-                    cb, loc,
-                    ValueRange{arith::AddIOp::create(cb, loc, countArg[0], add)});
-              });
-          Value row = arith::IndexCastOp::create(nb, loc, i32, r);
-          Value order = tensor::InsertOp::create(nb, loc, row, orderArg[0],
-                                                 ValueRange{count.getResult(0)});
-          scf::YieldOp::create(nb, loc, order);
-        });
-    return loop.getResult(0);
-  }
-
-  /// Row `row` of `value` along `axis`, keeping the axis (size 1).
-  static SmallVector<SmallVector<OpFoldResult>, 3>
-  rowSlice(OpBuilder &b, RankedTensorType type, int64_t axis, OpFoldResult row) {
-    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t dim : type.getShape())
-      sizes.push_back(b.getIndexAttr(dim));
-    offsets[axis] = row;
-    sizes[axis] = b.getIndexAttr(1);
-    return {offsets, sizes, strides};
-  }
-
-  /// Moves rows between a batch-sized tensor and a block of `blockRows`:
-  /// row i of the block is row order[first + i] of the batch. Gathers into
-  /// `into` (block-sized) when `toBlock`, else scatters into `into`
-  /// (batch-sized).
-  Value moveRows(OpBuilder &b, Value from, Value into, Value order,
-                 Value first, int64_t blockRows, int64_t axis, bool toBlock) {
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value count = arith::ConstantIndexOp::create(b, loc, blockRows);
-    auto loop = scf::ForOp::create(
-        b, loc, zero, count, one, ValueRange{into},
-        [&](OpBuilder &nb, Location, Value i, ValueRange intoArg) {
-          Value at = arith::AddIOp::create(nb, loc, first, i);
-          Value row = arith::IndexCastOp::create(
-              nb, loc, nb.getIndexType(),
-              tensor::ExtractOp::create(nb, loc, order, at));
-          Value src = toBlock ? row : i, dst = toBlock ? i : row;
-          auto fromType = cast<RankedTensorType>(from.getType());
-          auto intoType = cast<RankedTensorType>(intoArg[0].getType());
-          auto read = rowSlice(nb, fromType, axis, src);
-          Value slice = tensor::ExtractSliceOp::create(nb, loc, from, read[0],
-                                                       read[1], read[2]);
-          auto write = rowSlice(nb, intoType, axis, dst);
-          Value moved = tensor::InsertSliceOp::create(
-              nb, loc, slice, intoArg[0], write[0], write[1], write[2]);
-          scf::YieldOp::create(nb, loc, moved);
-        });
-    return loop.getResult(0);
-  }
-
-  /// A tensor like `type` with `blockRows` rows along `axis`.
-  static RankedTensorType withRows(Type type, int64_t axis, int64_t blockRows) {
-    auto ranked = cast<RankedTensorType>(type);
-    SmallVector<int64_t> shape(ranked.getShape());
-    shape[axis] = blockRows;
-    return RankedTensorType::get(shape, ranked.getElementType());
-  }
-
   /// Zero-padded outputs with lengths: the rows run in blocks of rows sorted
   /// by decreasing length, each block only up to its longest row, so the
   /// work follows the sum of the lengths rather than B x T. Every block
@@ -541,7 +416,7 @@ struct ScanLowering {
     int64_t batch = rows;
     int64_t batchAxis = op.getTimeMajor() ? 1 : 0;
     Value batchInput = input, batchLengths = lengths;
-    Value order = sortRowsByLength(b, batchLengths);
+    Value order = sortRowsByLength(b, loc, batchLengths);
 
     SmallVector<Value> init(op.getInit());
     RankedTensorType outputsType = op.getOutputs().getType();
@@ -567,7 +442,7 @@ struct ScanLowering {
             Value empty = tensor::EmptyOp::create(
                 nb, loc, withRows(full.getType(), axis, blockRows).getShape(),
                 cast<RankedTensorType>(full.getType()).getElementType());
-            return moveRows(nb, full, empty, order, first, blockRows, axis,
+            return moveRows(nb, loc, full, empty, order, first, blockRows, axis,
                             /*toBlock=*/true);
           };
           input = gather(batchInput, batchAxis);
@@ -591,9 +466,9 @@ struct ScanLowering {
           if (captureCarry)
             finals = ValueRange(state).drop_front(stateCarries + 1);
           for (size_t i = 0; i < numCarries; ++i)
-            next.push_back(moveRows(nb, finals[i], batchArgs[i], order, first,
-                                    blockRows, 0, /*toBlock=*/false));
-          next.push_back(moveRows(nb, state[stateCarries],
+            next.push_back(moveRows(nb, loc, finals[i], batchArgs[i], order,
+                                    first, blockRows, 0, /*toBlock=*/false));
+          next.push_back(moveRows(nb, loc, state[stateCarries],
                                   batchArgs[numCarries], order, first,
                                   blockRows, batchAxis, /*toBlock=*/false));
           scf::YieldOp::create(nb, loc, next);
@@ -630,8 +505,12 @@ struct LowerScan : OpRewritePattern<ScanOp> {
 
   LogicalResult matchAndRewrite(ScanOp op,
                                 PatternRewriter &rewriter) const override {
-    ScanLowering lowering{op, rewriter, op.getLoc(), op.getTimeAxis(),
-                          Value(), op.getSeqLengths(),
+    ScanLowering lowering{op,
+                          rewriter,
+                          op.getLoc(),
+                          op.getTimeAxis(),
+                          Value(),
+                          op.getSeqLengths(),
                           op.getSeqLengths() && !op.getFinalCarry().empty(),
                           timeBlockBytes};
     return lowering.lower();

@@ -1,0 +1,130 @@
+//===- LengthSortedBlocks.cpp - Rows in blocks sorted by length -----------===//
+
+#include "LengthSortedBlocks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::rnn;
+
+int64_t mlir::rnn::lengthSortedBlockRows(ScanOp op) {
+  if (!op.getZeroPaddedOutputs() || !op.getSeqLengths() ||
+      op.getNumBatchDims() != 1)
+    return 0;
+  for (Operation &nested : op.getBody().front().without_terminator())
+    if (!isa<LSTMCellOp, GRUCellOp, MGUCellOp, SimpleCellOp, ConvLSTMCellOp>(
+            nested))
+      return 0;
+  int64_t batch =
+      cast<RankedTensorType>(op.getCarryArgs()[0].getType()).getDimSize(0);
+  if (batch < 4)
+    return 0;
+  // Blocks of 2 or 3 rows only in batches of at most 8 (where speed
+  // hardly matters); larger batches want at least 4 rows per block, so a
+  // batch with no such divisor (a prime) runs as one block.
+  int64_t limit = std::max<int64_t>(4, batch / 8);
+  int64_t least = batch <= 8 ? 2 : 4;
+  for (int64_t blockRows = std::min(limit, batch / 2); blockRows >= least;
+       --blockRows)
+    if (batch % blockRows == 0)
+      return blockRows;
+  for (int64_t blockRows = limit + 1; blockRows <= batch / 2; ++blockRows)
+    if (batch % blockRows == 0)
+      return blockRows;
+  return 0;
+}
+
+Value mlir::rnn::sortRowsByLength(OpBuilder &b, Location loc,
+                                  Value rowLengths) {
+  int64_t batch = cast<RankedTensorType>(rowLengths.getType()).getDimSize(0);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value size = arith::ConstantIndexOp::create(b, loc, batch);
+  Value empty = tensor::EmptyOp::create(b, loc, {batch}, i32);
+  // One key per row, larger first: L * B + (B - 1 - row), in i64. A
+  // single comparison orders two rows (and C needs no && / || mix).
+  auto key = [&](OpBuilder &kb, Value row) {
+    Value length = arith::ExtSIOp::create(
+        kb, loc, i64, tensor::ExtractOp::create(kb, loc, rowLengths, row));
+    Value index = arith::IndexCastOp::create(kb, loc, i64, row);
+    Value last =
+        arith::ConstantOp::create(kb, loc, kb.getI64IntegerAttr(batch - 1));
+    Value scale =
+        arith::ConstantOp::create(kb, loc, kb.getI64IntegerAttr(batch));
+    Value scaled = arith::MulIOp::create(kb, loc, length, scale);
+    Value tie = arith::SubIOp::create(kb, loc, last, index);
+    return arith::AddIOp::create(kb, loc, scaled, tie).getResult();
+  };
+  // order[rank(r)] = r, where rank(r) counts the rows with a larger key.
+  auto loop = scf::ForOp::create(
+      b, loc, zero, size, one, ValueRange{empty},
+      [&](OpBuilder &nb, Location, Value r, ValueRange orderArg) {
+        Value mine = key(nb, r);
+        auto count = scf::ForOp::create(
+            nb, loc, zero, size, one, ValueRange{zero},
+            [&](OpBuilder &cb, Location, Value s, ValueRange countArg) {
+              Value before = arith::CmpIOp::create(
+                  cb, loc, arith::CmpIPredicate::sgt, key(cb, s), mine);
+              Value add = arith::SelectOp::create(cb, loc, before, one, zero);
+              scf::YieldOp::create(
+                  cb, loc,
+                  ValueRange{arith::AddIOp::create(cb, loc, countArg[0], add)});
+            });
+        Value row = arith::IndexCastOp::create(nb, loc, i32, r);
+        Value order = tensor::InsertOp::create(nb, loc, row, orderArg[0],
+                                               ValueRange{count.getResult(0)});
+        scf::YieldOp::create(nb, loc, order);
+      });
+  return loop.getResult(0);
+}
+
+/// Row `row` of `value` along `axis`, keeping the axis (size 1).
+static SmallVector<SmallVector<OpFoldResult>, 3>
+rowSlice(OpBuilder &b, RankedTensorType type, int64_t axis, OpFoldResult row) {
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t dim : type.getShape())
+    sizes.push_back(b.getIndexAttr(dim));
+  offsets[axis] = row;
+  sizes[axis] = b.getIndexAttr(1);
+  return {offsets, sizes, strides};
+}
+
+Value mlir::rnn::moveRows(OpBuilder &b, Location loc, Value from, Value into,
+                          Value order, Value first, int64_t blockRows,
+                          int64_t axis, bool toBlock) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value count = arith::ConstantIndexOp::create(b, loc, blockRows);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, count, one, ValueRange{into},
+      [&](OpBuilder &nb, Location, Value i, ValueRange intoArg) {
+        Value at = arith::AddIOp::create(nb, loc, first, i);
+        Value row = arith::IndexCastOp::create(
+            nb, loc, nb.getIndexType(),
+            tensor::ExtractOp::create(nb, loc, order, at));
+        Value src = toBlock ? row : i, dst = toBlock ? i : row;
+        auto fromType = cast<RankedTensorType>(from.getType());
+        auto intoType = cast<RankedTensorType>(intoArg[0].getType());
+        auto read = rowSlice(nb, fromType, axis, src);
+        Value slice = tensor::ExtractSliceOp::create(nb, loc, from, read[0],
+                                                     read[1], read[2]);
+        auto write = rowSlice(nb, intoType, axis, dst);
+        Value moved = tensor::InsertSliceOp::create(
+            nb, loc, slice, intoArg[0], write[0], write[1], write[2]);
+        scf::YieldOp::create(nb, loc, moved);
+      });
+  return loop.getResult(0);
+}
+
+RankedTensorType mlir::rnn::withRows(Type type, int64_t axis,
+                                     int64_t blockRows) {
+  auto ranked = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape(ranked.getShape());
+  shape[axis] = blockRows;
+  return RankedTensorType::get(shape, ranked.getElementType());
+}

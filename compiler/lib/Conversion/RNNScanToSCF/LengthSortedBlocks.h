@@ -1,0 +1,44 @@
+//===- LengthSortedBlocks.h - Rows in blocks sorted by length ---*- C++ -*-===//
+//
+// With zero-padded outputs and lengths a scan need not run its padded
+// steps: its rows run in blocks sorted by decreasing length, each up to its
+// longest row. These are the pieces the scan lowering builds that with: the
+// block size, the ranking of rows, and moving rows into and out of blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_CONVERSION_RNNSCANTOSCF_LENGTHSORTEDBLOCKS_H
+#define RNN_CONVERSION_RNNSCANTOSCF_LENGTHSORTEDBLOCKS_H
+
+#include "rnn/IR/RNNOps.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::rnn {
+
+/// Rows per block when the scan's work can follow its lengths: padded
+/// outputs are zeros (so padded steps need not run), one batch dim, and a
+/// body of cells (row by row). Each block sweeps the weights every step,
+/// so blocks must not be too small; sorted rows in a block have similar
+/// lengths, so they must not be too large either: the largest divisor of
+/// the batch up to an eighth of it or 4 (measured best at B = 16 and 128),
+/// else the next larger divisor, and always at least two blocks; 0 when
+/// the batch cannot be split so.
+int64_t lengthSortedBlockRows(ScanOp op);
+
+/// The rows ordered by decreasing length (ties by index), as i32.
+Value sortRowsByLength(OpBuilder &b, Location loc, Value rowLengths);
+
+/// Moves rows between a batch-sized tensor and a block of `blockRows`:
+/// row i of the block is row order[first + i] of the batch. Gathers into
+/// `into` (block-sized) when `toBlock`, else scatters into `into`
+/// (batch-sized).
+Value moveRows(OpBuilder &b, Location loc, Value from, Value into, Value order,
+               Value first, int64_t blockRows, int64_t axis, bool toBlock);
+
+/// A tensor like `type` with `blockRows` rows along `axis`.
+RankedTensorType withRows(Type type, int64_t axis, int64_t blockRows);
+
+} // namespace mlir::rnn
+
+#endif // RNN_CONVERSION_RNNSCANTOSCF_LENGTHSORTEDBLOCKS_H
