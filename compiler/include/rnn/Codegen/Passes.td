@@ -147,8 +147,11 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     A matmul with fewer rows than a block (a small batch) gets wider
     blocks, so it keeps as many independent accumulators. The loop over
     column blocks is outermost, so a block column of the right-hand side
-    stays in cache while the row blocks pass over it. Matmuls whose
-    sizes do not tile are left for the scalar path.
+    stays in cache while the row blocks pass over it. A `linalg.fill` that
+    initializes the accumulator is fused into each block, so that after
+    hoisting a block starts from a constant vector instead of reading back
+    a buffer filled beforehand. Matmuls whose sizes do not tile are left
+    for the scalar path.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", "4", "rows per register block">,
