@@ -23,8 +23,7 @@ using namespace mlir;
 namespace {
 
 /// True if `offset` is always a multiple of `width`: a constant multiple, or
-/// the induction variable of a loop that starts at a multiple and steps by
-/// one.
+/// the induction variable of a loop whose start and step are multiples.
 bool isMultipleOf(OpFoldResult offset, int64_t width) {
   std::optional<int64_t> constant = getConstantIntValue(offset);
   if (constant)

@@ -23,10 +23,10 @@ constexpr llvm::StringLiteral kToLinalg =
     "convert-rnn-to-linalg,convert-rnn-to-runtime,"
     "canonicalize,cse,rnn-hoist-input-projection";
 
-/// For the LLVM path, matmuls become register-blocked vector code; the
-/// accumulator block is hoisted out of the loop over k (a zero accumulator
-/// then folds to a constant vector), and constant
-/// weights are stored in the order the blocks read them.
+/// For the LLVM path, matmuls become register-blocked vector code (blocks of
+/// {0} x {1}); the accumulator block is hoisted out of the loop over k (a
+/// zero accumulator then folds to a constant vector), and constant weights
+/// are stored in the order the blocks read them.
 constexpr llvm::StringLiteral kVectorizeMatmuls =
     "rnn-vectorize-matmuls{{tile-m={0} tile-n={1}},canonicalize,"
     "loop-invariant-subset-hoisting,canonicalize,rnn-pack-weight-panels";
