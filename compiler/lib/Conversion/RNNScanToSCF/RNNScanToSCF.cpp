@@ -365,6 +365,21 @@ struct ScanLowering {
     return state;
   }
 
+  /// What a scan returns: its outputs and its final carries (the carries
+  /// captured at each row's last valid step when lengths are given).
+  struct Finished {
+    Value outputs;
+    SmallVector<Value> finals;
+  };
+
+  /// The results in `state` = (carry..., outputs, selected carry...).
+  Finished finish(ValueRange state) {
+    size_t numCarries = op.getCarryArgs().size();
+    ValueRange finals = captureCarry ? state.drop_front(numCarries + 1)
+                                     : state.take_front(numCarries);
+    return {state[numCarries], SmallVector<Value>(finals)};
+  }
+
   LogicalResult lower() {
     int64_t numBatchDims = op.getNumBatchDims();
     bool timeMajor = op.getTimeMajor();
@@ -376,28 +391,23 @@ struct ScanLowering {
       input = FlipSequencesOp::create(rewriter, loc, input.getType(), input,
                                       lengths, numBatchDims, timeMajor);
 
-    size_t numCarries = op.getCarryArgs().size();
-    SmallVector<Value> state;
+    Finished finished;
     if (int64_t blockRows = lengthSortedBlockRows(op))
-      state = runLengthSortedBlocks(blockRows);
+      finished = runLengthSortedBlocks(blockRows);
     else
-      state = runSteps(rewriter,
-                       initialState(rewriter, op.getInit(),
-                                    op.getOutputs().getType(), false),
-                       Value());
+      finished = finish(runSteps(rewriter,
+                                 initialState(rewriter, op.getInit(),
+                                              op.getOutputs().getType(), false),
+                                 Value()));
 
-    Value outputs = state[numCarries];
+    Value outputs = finished.outputs;
     if (op.getReverse() && op.getKeepOrder() && !reversedIndex)
       outputs =
           FlipSequencesOp::create(rewriter, loc, outputs.getType(), outputs,
                                   lengths, numBatchDims, timeMajor);
     SmallVector<Value> results{outputs};
-    if (!op.getFinalCarry().empty()) {
-      ValueRange finals = ValueRange(state).take_front(numCarries);
-      if (captureCarry)
-        finals = ValueRange(state).drop_front(numCarries + 1);
-      llvm::append_range(results, finals);
-    }
+    if (!op.getFinalCarry().empty())
+      llvm::append_range(results, finished.finals);
     rewriter.replaceOp(op, results);
     return success();
   }
@@ -410,8 +420,8 @@ struct ScanLowering {
   /// by decreasing length, each block only up to its longest row, so the
   /// work follows the sum of the lengths rather than B x T. Every block
   /// starts from zero outputs, which its padded steps keep. Returns the
-  /// final state for the whole batch.
-  SmallVector<Value> runLengthSortedBlocks(int64_t blockRows) {
+  /// whole batch's outputs and (when captured) final carries.
+  Finished runLengthSortedBlocks(int64_t blockRows) {
     OpBuilder &b = rewriter;
     int64_t batch = rows;
     int64_t batchAxis = op.getTimeMajor() ? 1 : 0;
@@ -460,41 +470,23 @@ struct ScanLowering {
               tensor::ExtractOp::create(nb, loc, lengths, ValueRange{zero}));
           state = runSteps(nb, state, longest);
 
+          Finished block = finish(state);
           SmallVector<Value> next;
-          size_t stateCarries = op.getCarryArgs().size();
-          ValueRange finals = ValueRange(state).take_front(stateCarries);
-          if (captureCarry)
-            finals = ValueRange(state).drop_front(stateCarries + 1);
           for (size_t i = 0; i < numCarries; ++i)
-            next.push_back(moveRows(nb, loc, finals[i], batchArgs[i], order,
-                                    first, blockRows, 0, /*toBlock=*/false));
-          next.push_back(moveRows(nb, loc, state[stateCarries],
-                                  batchArgs[numCarries], order, first,
-                                  blockRows, batchAxis, /*toBlock=*/false));
+            next.push_back(moveRows(nb, loc, block.finals[i], batchArgs[i],
+                                    order, first, blockRows, 0,
+                                    /*toBlock=*/false));
+          next.push_back(moveRows(nb, loc, block.outputs, batchArgs[numCarries],
+                                  order, first, blockRows, batchAxis,
+                                  /*toBlock=*/false));
           scf::YieldOp::create(nb, loc, next);
         });
     input = batchInput;
     lengths = batchLengths;
     rows = batch;
 
-    // Back in the layout lower() expects: (carry..., outputs[, selected...]).
-    SmallVector<Value> state;
     ValueRange values = loop.getResults();
-    size_t stateCarries = op.getCarryArgs().size();
-    if (numCarries == 0) {
-      // No final carry: only the outputs matter.
-      for (BlockArgument arg : op.getCarryArgs())
-        state.push_back(tensor::EmptyOp::create(
-            b, loc, cast<RankedTensorType>(arg.getType()).getShape(),
-            cast<RankedTensorType>(arg.getType()).getElementType()));
-      state.push_back(values.back());
-      return state;
-    }
-    llvm::append_range(state, values.take_front(stateCarries));
-    state.push_back(values.back());
-    if (captureCarry)
-      llvm::append_range(state, values.take_front(stateCarries));
-    return state;
+    return {values.back(), SmallVector<Value>(values.drop_back())};
   }
 };
 
