@@ -59,6 +59,56 @@ func.func @static_offsets() -> tensor<1x2xf32> {
 
 // -----
 
+/// Column blocks visited backwards on odd steps (--rnn-vectorize-matmuls'
+/// alternate sweeps): the mirrored offset, a difference and a choice of
+/// multiples of the width, is still a panel boundary.
+
+// CHECK-LABEL: func.func @mirrored_offsets
+// CHECK-DAG: %[[PACKED:.*]] = arith.constant dense<1.000000e+00> : tensor<4x8x2xf32>
+// CHECK: %[[MIRRORED:.*]] = arith.subi %{{.*}}, %[[J:[^ ]+]] : index
+// CHECK: %[[VISITED:.*]] = arith.select %{{.*}}, %[[MIRRORED]], %[[J]] : index
+// CHECK: %[[PANEL:.*]] = arith.divui %[[VISITED]], %{{.*}} : index
+// CHECK: tensor.extract_slice %[[PACKED]][%[[PANEL]], 0, 0] [1, 8, 2] [1, 1, 1] : tensor<4x8x2xf32> to tensor<8x2xf32>
+func.func @mirrored_offsets(%backward: i1, %out: tensor<8x2xf32>) -> tensor<8x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x8xf32>
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.for %j = %c0 to %c8 step %c2 iter_args(%a = %out) -> (tensor<8x2xf32>) {
+    %mirrored = arith.subi %c6, %j : index
+    %visited = arith.select %backward, %mirrored, %j : index
+    %panel = tensor.extract_slice %w[0, %visited] [8, 2] [1, 1] : tensor<8x8xf32> to tensor<8x2xf32>
+    %sum = arith.addf %a, %panel : tensor<8x2xf32>
+    scf.yield %sum : tensor<8x2xf32>
+  }
+  return %r : tensor<8x2xf32>
+}
+
+// -----
+
+/// Left alone: a mirrored offset that is off the panel grid (7 - j).
+
+// CHECK-LABEL: func.func @negative_mirrored_misaligned
+// CHECK: tensor.extract_slice %{{.*}} : tensor<8x8xf32> to tensor<8x2xf32>
+func.func @negative_mirrored_misaligned(%backward: i1, %out: tensor<8x2xf32>) -> tensor<8x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x8xf32>
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %r = scf.for %j = %c0 to %c6 step %c2 iter_args(%a = %out) -> (tensor<8x2xf32>) {
+    %mirrored = arith.subi %c5, %j : index
+    %visited = arith.select %backward, %mirrored, %j : index
+    %panel = tensor.extract_slice %w[0, %visited] [8, 2] [1, 1] : tensor<8x8xf32> to tensor<8x2xf32>
+    %sum = arith.addf %a, %panel : tensor<8x2xf32>
+    scf.yield %sum : tensor<8x2xf32>
+  }
+  return %r : tensor<8x2xf32>
+}
+
+// -----
+
 /// Left alone: a column offset that is not a multiple of the panel width.
 
 // CHECK-LABEL: func.func @negative_misaligned

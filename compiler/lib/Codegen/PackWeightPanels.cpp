@@ -10,6 +10,8 @@
 
 #include "rnn/Codegen/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -22,21 +24,29 @@ using namespace mlir;
 
 namespace {
 
-/// True if `offset` is always a multiple of `width`: a constant multiple, or
-/// the induction variable of a loop whose start and step are multiples.
+/// True if `offset` is always a multiple of `width`: a constant multiple,
+/// the induction variable of a loop whose start and step are multiples, or
+/// a sum, difference or choice of such (a loop visited backwards).
 bool isMultipleOf(OpFoldResult offset, int64_t width) {
-  std::optional<int64_t> constant = getConstantIntValue(offset);
-  if (constant)
+  if (std::optional<int64_t> constant = getConstantIntValue(offset))
     return *constant % width == 0;
-  auto iv = dyn_cast<BlockArgument>(cast<Value>(offset));
-  if (!iv)
-    return false;
-  auto loop = dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp());
-  if (!loop || loop.getInductionVar() != iv)
-    return false;
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  return lower && step && *lower % width == 0 && *step % width == 0;
+  Value value = cast<Value>(offset);
+  if (auto iv = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp());
+    if (!loop || loop.getInductionVar() != iv)
+      return false;
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    return lower && step && *lower % width == 0 && *step % width == 0;
+  }
+  Operation *def = value.getDefiningOp();
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return isMultipleOf(def->getOperand(0), width) &&
+           isMultipleOf(def->getOperand(1), width);
+  if (auto select = dyn_cast<arith::SelectOp>(def))
+    return isMultipleOf(select.getTrueValue(), width) &&
+           isMultipleOf(select.getFalseValue(), width);
+  return false;
 }
 
 /// The panel width if every use of `constant` reads rows of an aligned

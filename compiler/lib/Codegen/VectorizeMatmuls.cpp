@@ -2,12 +2,14 @@
 
 #include "rnn/Codegen/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNVECTORIZEMATMULSPASS
@@ -42,11 +44,85 @@ LogicalResult vectorizeBlock(RewriterBase &rewriter, Operation *op) {
   return success();
 }
 
+/// Where a matmul stands among the matmuls that read the same weights in
+/// one loop body (or one block of straight-line code): the `index`-th of
+/// `count` per iteration. Consecutive reads sweep the weights in opposite
+/// directions, so each starts with what the previous one left in cache.
+struct SweepOrder {
+  int64_t index = 0;
+  int64_t count = 1;
+};
+
+/// True if `value` is `root` or a slice of a slice ... of `root`.
+bool isSliceOf(Value value, Value root) {
+  while (value != root) {
+    auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice)
+      return false;
+    value = slice.getSource();
+  }
+  return true;
+}
+
+/// True if `loop`'s induction variable positions a slice of `weights`.
+bool indexesWeights(scf::ForOp loop, Value weights) {
+  return llvm::any_of(loop.getInductionVar().getUsers(), [&](Operation *user) {
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+    return slice && isSliceOf(slice.getSource(), weights);
+  });
+}
+
+/// An i1 that is true when this matmul sweeps its weights backwards: every
+/// other read in program order, counting `order.count` reads per iteration
+/// of the enclosing loop (none: one pass over straight-line code).
+Value backwardSweep(OpBuilder &b, Location loc, Operation *op,
+                    SweepOrder order) {
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  if (!loop || order.count % 2 == 0)
+    return arith::ConstantIntOp::create(b, loc, order.index % 2, 1);
+  Value iteration = arith::DivUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, loop.getInductionVar(),
+                            loop.getLowerBound()),
+      loop.getStep());
+  Value read = arith::AddIOp::create(
+      b, loc, iteration, arith::ConstantIndexOp::create(b, loc, order.index));
+  Value parity = arith::RemUIOp::create(
+      b, loc, read, arith::ConstantIndexOp::create(b, loc, 2));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, parity,
+                               arith::ConstantIndexOp::create(b, loc, 0));
+}
+
+/// Makes `loop` (static bounds) visit its iterations last to first when
+/// `backward` holds.
+void reverseWhen(RewriterBase &rewriter, scf::ForOp loop, Value backward) {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !step || *upper - *lower <= *step)
+    return;
+  int64_t last = *lower + (*upper - *lower - 1) / *step * *step;
+  Value iv = loop.getInductionVar();
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPointToStart(loop.getBody());
+  auto mirrored = arith::SubIOp::create(
+      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, *lower + last),
+      iv);
+  auto visited =
+      arith::SelectOp::create(rewriter, loc, backward, mirrored, iv);
+  SmallPtrSet<Operation *, 2> keep{mirrored, visited};
+  rewriter.replaceAllUsesExcept(iv, visited, keep);
+}
+
 /// Tiles `op` into m x n blocks, each a loop over k of one-step blocks, and
 /// vectorizes the blocks.
 LogicalResult vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
-                              int64_t m, int64_t n) {
+                              int64_t m, int64_t n,
+                              std::optional<SweepOrder> sweep) {
   rewriter.setInsertionPoint(op);
+  Value weights = op.getInputs()[1];
+  Value backward =
+      sweep ? backwardSweep(rewriter, op.getLoc(), op, *sweep) : Value();
   // Blocks first, with k whole. A fill of the accumulator (a zero
   // accumulator) is fused into each block, so a block starts from a
   // constant instead of reading back a buffer filled beforehand.
@@ -88,6 +164,16 @@ LogicalResult vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
     return block->emitOpError("could not be tiled");
   rewriter.replaceOp(block, stepped->replacements);
 
+  // Alternate the direction of the loops that walk the weights (columns
+  // blocks, then k): their matrix is larger than a cache level, so reads in
+  // one direction would evict each line just before it is needed again.
+  if (backward)
+    for (LoopLikeOpInterface loop :
+         llvm::concat<LoopLikeOpInterface>(tiled->loops, stepped->loops))
+      if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+        if (indexesWeights(forOp, weights))
+          reverseWhen(rewriter, forOp, backward);
+
   for (Operation *step : stepped->tiledOps)
     if (failed(vectorizeBlock(rewriter, step)))
       return failure();
@@ -95,6 +181,32 @@ LogicalResult vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
     if (isa<linalg::FillOp>(fill) && failed(vectorizeBlock(rewriter, fill)))
       return failure();
   return success();
+}
+
+/// The sweep order of each matmul that reads weights read again: by another
+/// matmul in the same block, or in the next iteration of the loop around it
+/// (weights defined outside that loop).
+llvm::DenseMap<linalg::MatmulOp, SweepOrder>
+sweepOrders(ArrayRef<linalg::MatmulOp> matmuls) {
+  llvm::MapVector<std::pair<Block *, Value>, SmallVector<linalg::MatmulOp>>
+      groups;
+  for (linalg::MatmulOp op : matmuls)
+    groups[{op->getBlock(), op.getInputs()[1]}].push_back(op);
+  llvm::DenseMap<linalg::MatmulOp, SweepOrder> orders;
+  for (auto &[key, group] : groups) {
+    auto loop = dyn_cast<scf::ForOp>(key.first->getParentOp());
+    bool rereadByLoop =
+        loop && !loop->isAncestor(key.second.getParentRegion()->getParentOp());
+    if (group.size() < 2 && !rereadByLoop)
+      continue;
+    llvm::sort(group, [](linalg::MatmulOp a, linalg::MatmulOp b) {
+      return a->isBeforeInBlock(b);
+    });
+    for (auto [index, op] : llvm::enumerate(group))
+      orders[op] = {static_cast<int64_t>(index),
+                    static_cast<int64_t>(group.size())};
+  }
+  return orders;
 }
 
 struct RNNVectorizeMatmulsPass
@@ -109,6 +221,9 @@ struct RNNVectorizeMatmulsPass
           op.getIndexingMapsArray() == op.getDefaultIndexingMaps(&getContext()))
         matmuls.push_back(op);
     });
+    llvm::DenseMap<linalg::MatmulOp, SweepOrder> sweeps;
+    if (alternateSweeps)
+      sweeps = sweepOrders(matmuls);
     IRRewriter rewriter(&getContext());
     for (linalg::MatmulOp op : matmuls) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -125,7 +240,10 @@ struct RNNVectorizeMatmulsPass
       // Narrow blocks would waste most of each vector register.
       if (n < 8)
         continue;
-      if (failed(vectorizeMatmul(rewriter, op, m, n)))
+      std::optional<SweepOrder> sweep;
+      if (auto it = sweeps.find(op); it != sweeps.end())
+        sweep = it->second;
+      if (failed(vectorizeMatmul(rewriter, op, m, n, sweep)))
         return signalPassFailure();
     }
   }

@@ -28,7 +28,7 @@ constexpr llvm::StringLiteral kToLinalg =
 /// zero accumulator then folds to a constant vector), and constant weights
 /// are stored in the order the blocks read them.
 constexpr llvm::StringLiteral kVectorizeMatmuls =
-    "rnn-vectorize-matmuls{{tile-m={0} tile-n={1}},canonicalize,"
+    "rnn-vectorize-matmuls{{tile-m={0} tile-n={1} alternate-sweeps=true},canonicalize,"
     "loop-invariant-subset-hoisting,canonicalize,rnn-pack-weight-panels";
 
 /// -> buffers, as loops. No eliminate-empty-tensors: after CSE one
