@@ -40,7 +40,7 @@ constexpr llvm::StringLiteral kBufferize =
     "rnn-reorder-matmul-loops,"
     "canonicalize,cse,"
     "empty-tensor-to-alloc-tensor,"
-    "one-shot-bufferize,canonicalize,cse,"
+    "one-shot-bufferize,canonicalize,cse,canonicalize,"
     "func.func(buffer-hoisting,buffer-loop-hoisting),"
     "rnn-assign-workspace,rnn-strided-copies-to-linalg,"
     "convert-linalg-to-loops,canonicalize,cse";
