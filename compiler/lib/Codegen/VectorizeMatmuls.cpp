@@ -106,10 +106,9 @@ void reverseWhen(RewriterBase &rewriter, scf::ForOp loop, Value backward) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPointToStart(loop.getBody());
   auto mirrored = arith::SubIOp::create(
-      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, *lower + last),
-      iv);
-  auto visited =
-      arith::SelectOp::create(rewriter, loc, backward, mirrored, iv);
+      rewriter, loc,
+      arith::ConstantIndexOp::create(rewriter, loc, *lower + last), iv);
+  auto visited = arith::SelectOp::create(rewriter, loc, backward, mirrored, iv);
   SmallPtrSet<Operation *, 2> keep{mirrored, visited};
   rewriter.replaceAllUsesExcept(iv, visited, keep);
 }
