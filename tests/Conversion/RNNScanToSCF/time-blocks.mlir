@@ -1,14 +1,18 @@
-// RUN: rnn-opt %s --convert-rnn-scan-to-scf=time-block-bytes=96 | FileCheck %s
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf="time-block-bytes=96 time-block-rows=1" | FileCheck %s
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf="time-block-bytes=100 time-block-rows=1" | FileCheck %s
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf="time-block-bytes=96 time-block-rows=16" | FileCheck %s --check-prefix=ROWS
 // RUN: rnn-opt %s --convert-rnn-scan-to-scf=time-block-bytes=0 | FileCheck %s --check-prefix=NOBLOCK
-// RUN: rnn-opt %s --convert-rnn-scan-to-scf=time-block-bytes=128 | FileCheck %s --check-prefix=NOBLOCK
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf="time-block-bytes=101 time-block-rows=1" | FileCheck %s --check-prefix=NOBLOCK
 
 /// T = 25, unroll 2, 32 bytes of outputs per step (2 x 4 floats). With
 /// 96-byte blocks (the 800 bytes of outputs exceed 8 x 96): blocks of 4
 /// steps (2 would hold only 64 bytes) over the first 24, each with its own
 /// slice of the input, which its steps index from 0, in a loop of two
 /// unrolled steps; outputs are stored at the global step. The remainder
-/// step reads the whole input. With 128-byte blocks the outputs are not
-/// large enough (800 <= 8 x 128), and 0 turns blocks off.
+/// step reads the whole input. 100-byte blocks are the same (800 is just 8
+/// x 100); with 101-byte blocks the outputs are not large enough, and 0
+/// turns blocks off. With at least 16 rows per block, blocks hold 8 steps
+/// (2 rows each).
 
 // CHECK-LABEL: func.func @blocks_of_four
 // CHECK-SAME: (%[[X:[^:]+]]: tensor<2x25x3xf32>
@@ -28,6 +32,11 @@
 // CHECK:     tensor.extract_slice %[[BLOCK]][0, %[[I1]], 0] [2, 1, 3]
 // CHECK:     tensor.insert_slice %{{.*}} into %{{.*}}[0, %[[T1]], 0] [2, 1, 4]
 // CHECK: tensor.extract_slice %[[X]][0, 24, 0] [2, 1, 3]
+
+// ROWS-LABEL: func.func @blocks_of_four
+// ROWS-DAG: %[[C8:.*]] = arith.constant 8 : index
+// ROWS: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8]]
+// ROWS:   tensor.extract_slice %{{.*}} [2, 8, 3] [1, 1, 1] : tensor<2x25x3xf32> to tensor<2x8x3xf32>
 
 // NOBLOCK-LABEL: func.func @blocks_of_four
 // NOBLOCK: scf.for
@@ -57,6 +66,7 @@ func.func @blocks_of_four(%x: tensor<2x25x3xf32>, %wi: tensor<3x4xf32>, %wh: ten
 // CHECK:   scf.for %[[I:[^ ]+]] =
 // CHECK:     %[[LOCAL:.*]] = arith.subi %[[C3]], %[[I]] : index
 // CHECK:     tensor.extract_slice %[[BLOCK]][0, %[[LOCAL]], 0] [2, 1, 3]
+// ROWS-LABEL: func.func @reversed_blocks
 // NOBLOCK-LABEL: func.func @reversed_blocks
 func.func @reversed_blocks(%x: tensor<2x25x3xf32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> tensor<2x25x4xf32> {
   %y = rnn.scan %x reverse unroll 2 {num_batch_dims = 1 : i64} : tensor<2x25x3xf32> -> tensor<2x25x4xf32> {

@@ -17,12 +17,16 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
     captured after its last valid step, and `zero_padded_outputs` zeroes the
     outputs of padded steps. The initial carry defaults to zeros.
 
-    When the outputs of all steps are large (more than eight times
+    When the outputs of all steps are large (at least eight times
     `time-block-bytes`), the loop runs over blocks of steps whose outputs
-    take at least `time-block-bytes`, and each block reads its own slice of
-    the input. Work hoisted out of the steps (the input projection) then
-    covers one block, and its result is still in cache when the steps read
-    it, instead of going through memory for the whole sequence.
+    take at least `time-block-bytes` and that hold at least
+    `time-block-rows` rows (batch x steps), and each block reads its own
+    slice of the input. Work hoisted out of the steps (the input
+    projection) then covers one block, and its result is still in cache
+    when the steps read it, instead of going through memory for the whole
+    sequence; with enough rows, a block's projection still reads its
+    weights for enough work (H=1024 at batch 16: blocks of 4 steps re-read
+    16 MiB of weights every 64 rows; 16 steps are 5 % faster).
 
     With `zero_padded_outputs` and lengths (one batch dim, a body of
     cells), padded steps are skipped: the rows are ranked by decreasing
@@ -36,6 +40,8 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
   let options = [
     Option<"timeBlockBytes", "time-block-bytes", "int64_t", "262144",
            "outputs per block of time steps (0: one loop over all steps)">,
+    Option<"timeBlockRows", "time-block-rows", "int64_t", "256",
+           "rows (batch x steps) per block of time steps, at least">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect"];

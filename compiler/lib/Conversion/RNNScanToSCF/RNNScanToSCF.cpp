@@ -74,7 +74,8 @@ struct ScanLowering {
   Value input;   ///< the input in processing order (flipped when reversed)
   Value lengths; ///< null without seq_lengths
   bool captureCarry;
-  int64_t timeBlockBytes; ///< see ConvertRNNScanToSCFPass's option
+  int64_t timeBlockBytes; ///< see ConvertRNNScanToSCFPass's options
+  int64_t timeBlockRows;
   /// The type of carry `i` (batch dims first).
   RankedTensorType carryType(unsigned i) {
     return cast<RankedTensorType>(op.getCarryArgs()[i].getType());
@@ -237,12 +238,13 @@ struct ScanLowering {
   }
 
   /// Steps per block of the time loop: a multiple of `unroll` dividing the
-  /// loop's steps whose outputs take at least `timeBlockBytes`, when the
-  /// outputs of all steps take more than eight times that; otherwise the
-  /// whole loop. When padded steps are skipped (`skipping`), blocks are also
-  /// the granularity of the skipping: as short as keeps 32 rows (rows x
-  /// steps) per block for the hoisted projection (measured: 16-32 best, 64
-  /// 5 % slower at B = 16, 256 15 %).
+  /// loop's steps whose outputs take at least `timeBlockBytes` and that
+  /// hold at least `timeBlockRows` rows, when the outputs of all steps take
+  /// at least eight times `timeBlockBytes`; otherwise the whole loop.
+  /// When padded steps are skipped (`skipping`), blocks are also the
+  /// granularity of the skipping: as short as keeps 32 rows (rows x steps)
+  /// per block for the hoisted projection (measured: 16-32 best, 64 5 %
+  /// slower at B = 16, 256 15 %).
   int64_t timeBlockSteps(int64_t steps, int64_t unroll, bool skipping) {
     int64_t mainSteps = steps - steps % unroll;
     RankedTensorType outputs = op.getOutputs().getType();
@@ -257,10 +259,12 @@ struct ScanLowering {
     };
     if (skipping)
       return smallest([&](int64_t block) { return block * rows >= 32; });
-    if (timeBlockBytes <= 0 || stepBytes * steps <= 8 * timeBlockBytes)
+    if (timeBlockBytes <= 0 || stepBytes * steps < 8 * timeBlockBytes)
       return mainSteps;
-    return smallest(
-        [&](int64_t block) { return block * stepBytes >= timeBlockBytes; });
+    return smallest([&](int64_t block) {
+      return block * stepBytes >= timeBlockBytes &&
+             block * rows >= timeBlockRows;
+    });
   }
 
   /// Runs the scan's steps on `state` = (carry..., outputs, selected
@@ -491,9 +495,10 @@ struct ScanLowering {
 };
 
 struct LowerScan : OpRewritePattern<ScanOp> {
-  LowerScan(MLIRContext *ctx, int64_t timeBlockBytes)
-      : OpRewritePattern(ctx), timeBlockBytes(timeBlockBytes) {}
-  int64_t timeBlockBytes;
+  LowerScan(MLIRContext *ctx, int64_t timeBlockBytes, int64_t timeBlockRows)
+      : OpRewritePattern(ctx), timeBlockBytes(timeBlockBytes),
+        timeBlockRows(timeBlockRows) {}
+  int64_t timeBlockBytes, timeBlockRows;
 
   LogicalResult matchAndRewrite(ScanOp op,
                                 PatternRewriter &rewriter) const override {
@@ -504,7 +509,8 @@ struct LowerScan : OpRewritePattern<ScanOp> {
                           Value(),
                           op.getSeqLengths(),
                           op.getSeqLengths() && !op.getFinalCarry().empty(),
-                          timeBlockBytes};
+                          timeBlockBytes,
+                          timeBlockRows};
     return lowering.lower();
   }
 };
@@ -514,7 +520,7 @@ struct ConvertRNNScanToSCFPass
   using ConvertRNNScanToSCFPassBase::ConvertRNNScanToSCFPassBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<LowerScan>(&getContext(), timeBlockBytes);
+    patterns.add<LowerScan>(&getContext(), timeBlockBytes, timeBlockRows);
     // Scans nest only through other scans' bodies; the driver reaches both.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
