@@ -30,8 +30,8 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
 
     With `zero_padded_outputs` and lengths (one batch dim, a body of
     cells), padded steps are skipped: the rows are ranked by decreasing
-    length, and blocks of sorted rows (about an eighth of the batch, at
-    least 4 rows; a batch that does not split so runs as one block) each
+    length, and blocks of sorted rows (4 rows, or the nearest divisor of
+    the batch; a batch that does not split so runs as one block) each
     gather their rows, run from zero outputs only up to their longest
     row's length (in whole unrolled iterations or blocks of steps, as short
     as keeps 32 rows per block), and scatter their outputs and final

@@ -24,7 +24,7 @@ int64_t mlir::rnn::lengthSortedBlockRows(ScanOp op) {
   // Blocks of 2 or 3 rows only in batches of at most 8 (where speed
   // hardly matters); larger batches want at least 4 rows per block, so a
   // batch with no such divisor (a prime) runs as one block.
-  int64_t limit = std::max<int64_t>(4, batch / 8);
+  constexpr int64_t limit = 4;
   int64_t least = batch <= 8 ? 2 : 4;
   for (int64_t blockRows = std::min(limit, batch / 2); blockRows >= least;
        --blockRows)
