@@ -163,9 +163,9 @@ LogicalResult vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
     return block->emitOpError("could not be tiled");
   rewriter.replaceOp(block, stepped->replacements);
 
-  // Alternate the direction of the loops that walk the weights (columns
-  // blocks, then k): their matrix is larger than a cache level, so reads in
-  // one direction would evict each line just before it is needed again.
+  // Alternate the direction of the loops that walk the weights (column
+  // blocks, then k): when the weights exceed a cache level, reads in one
+  // direction would evict each line just before it is needed again.
   if (backward)
     for (LoopLikeOpInterface loop :
          llvm::concat<LoopLikeOpInterface>(tiled->loops, stepped->loops))
