@@ -35,7 +35,11 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
     gather their rows, run from zero outputs only up to their longest
     row's length (in whole unrolled iterations or blocks of steps, as short
     as keeps 32 rows per block), and scatter their outputs and final
-    carries back. The work follows the sum of the lengths.
+    carries back. When the rows of a block can end far apart (T x rows /
+    batch spans at least two such iterations or blocks), a block runs in
+    phases of fewer and fewer rows: its first r rows until the r-th ends,
+    then the first r - 1 from there. The work follows the sum of the
+    lengths.
   }];
   let options = [
     Option<"timeBlockBytes", "time-block-bytes", "int64_t", "262144",

@@ -128,3 +128,25 @@ RankedTensorType mlir::rnn::withRows(Type type, int64_t axis,
   shape[axis] = blockRows;
   return RankedTensorType::get(shape, ranked.getElementType());
 }
+
+Value mlir::rnn::leadingRows(OpBuilder &b, Location loc, Value full,
+                             int64_t axis, int64_t count) {
+  auto type = withRows(full.getType(), axis, count);
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(b.getContext(), type.getShape());
+  return tensor::ExtractSliceOp::create(b, loc, type, full, offsets, sizes,
+                                        strides);
+}
+
+Value mlir::rnn::setLeadingRows(OpBuilder &b, Location loc, Value part,
+                                Value full) {
+  auto type = cast<RankedTensorType>(part.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(b.getContext(), type.getShape());
+  return tensor::InsertSliceOp::create(b, loc, part, full, offsets, sizes,
+                                       strides);
+}

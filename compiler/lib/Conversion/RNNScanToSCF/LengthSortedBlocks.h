@@ -40,6 +40,12 @@ Value moveRows(OpBuilder &b, Location loc, Value from, Value into, Value order,
 /// A tensor like `type` with `blockRows` rows along `axis`.
 RankedTensorType withRows(Type type, int64_t axis, int64_t blockRows);
 
+/// The first `count` rows (along `axis`) of `full`, and `part` written back
+/// over them.
+Value leadingRows(OpBuilder &b, Location loc, Value full, int64_t axis,
+                  int64_t count);
+Value setLeadingRows(OpBuilder &b, Location loc, Value part, Value full);
+
 } // namespace mlir::rnn
 
 #endif // RNN_CONVERSION_RNNSCANTOSCF_LENGTHSORTEDBLOCKS_H
