@@ -81,16 +81,18 @@ Value mlir::rnn::sortRowsByLength(OpBuilder &b, Location loc,
   return loop.getResult(0);
 }
 
-/// Row `row` of `value` along `axis`, keeping the axis (size 1).
+/// Offsets, sizes and strides of `count` rows of `type` from `row` along
+/// `axis` (all of every other dim).
 static SmallVector<SmallVector<OpFoldResult>, 3>
-rowSlice(OpBuilder &b, RankedTensorType type, int64_t axis, OpFoldResult row) {
+rowSlice(OpBuilder &b, RankedTensorType type, int64_t axis, OpFoldResult row,
+         int64_t count = 1) {
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
   SmallVector<OpFoldResult> sizes;
   for (int64_t dim : type.getShape())
     sizes.push_back(b.getIndexAttr(dim));
   offsets[axis] = row;
-  sizes[axis] = b.getIndexAttr(1);
+  sizes[axis] = b.getIndexAttr(count);
   return {offsets, sizes, strides};
 }
 
@@ -131,22 +133,17 @@ RankedTensorType mlir::rnn::withRows(Type type, int64_t axis,
 
 Value mlir::rnn::leadingRows(OpBuilder &b, Location loc, Value full,
                              int64_t axis, int64_t count) {
-  auto type = withRows(full.getType(), axis, count);
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-  SmallVector<OpFoldResult> sizes =
-      getAsIndexOpFoldResult(b.getContext(), type.getShape());
-  return tensor::ExtractSliceOp::create(b, loc, type, full, offsets, sizes,
-                                        strides);
+  auto slice = rowSlice(b, cast<RankedTensorType>(full.getType()), axis,
+                        b.getIndexAttr(0), count);
+  return tensor::ExtractSliceOp::create(b, loc, full, slice[0], slice[1],
+                                        slice[2]);
 }
 
 Value mlir::rnn::setLeadingRows(OpBuilder &b, Location loc, Value part,
                                 Value full) {
   auto type = cast<RankedTensorType>(part.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-  SmallVector<OpFoldResult> sizes =
-      getAsIndexOpFoldResult(b.getContext(), type.getShape());
-  return tensor::InsertSliceOp::create(b, loc, part, full, offsets, sizes,
-                                       strides);
+  auto slice =
+      rowSlice(b, type, /*axis=*/0, b.getIndexAttr(0), type.getDimSize(0));
+  return tensor::InsertSliceOp::create(b, loc, part, full, slice[0], slice[1],
+                                       slice[2]);
 }
