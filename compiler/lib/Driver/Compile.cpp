@@ -118,6 +118,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   CodegenOptions codegen;
   codegen.path = options.emit == Emit::C ? CodegenPath::C : CodegenPath::LLVM;
   codegen.timeBlockBytes = options.timeBlockBytes;
+  codegen.timeBlockRows = options.timeBlockRows;
   if (codegen.path == CodegenPath::LLVM) {
     llvm::Expected<MatmulBlock> block = selectMatmulBlock(options.target);
     if (!block) {

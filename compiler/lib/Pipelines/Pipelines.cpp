@@ -19,7 +19,7 @@ namespace {
 constexpr llvm::StringLiteral kToLinalg =
     "rnn-expand-bidirectional,canonicalize,"
     "rnn-create-entry-point,"
-    "convert-rnn-scan-to-scf{{time-block-bytes={0}},"
+    "convert-rnn-scan-to-scf{{time-block-bytes={0} time-block-rows={1}},"
     "convert-rnn-to-linalg,convert-rnn-to-runtime,"
     "canonicalize,cse,rnn-hoist-input-projection";
 
@@ -77,7 +77,9 @@ void addPipeline(OpPassManager &pm, StringRef pipeline) {
 void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                                      const CodegenOptions &options) {
   addPipeline(pm,
-              llvm::formatv(kToLinalg.data(), options.timeBlockBytes).str());
+              llvm::formatv(kToLinalg.data(), options.timeBlockBytes,
+                            options.timeBlockRows)
+                  .str());
   if (options.path == CodegenPath::LLVM)
     addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
                                   options.blockColumns)

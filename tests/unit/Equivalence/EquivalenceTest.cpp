@@ -175,8 +175,12 @@ TEST_P(EquivalenceTest, MatchesReference) {
 
   CompileOptions options;
   options.emit = emit;
-  if (config.timeBlockBytes)
+  // Tiny blocks of steps, whatever their rows, so that small models take
+  // the blocked time loops.
+  if (config.timeBlockBytes) {
     options.timeBlockBytes = config.timeBlockBytes;
+    options.timeBlockRows = 1;
+  }
   mlir::FailureOr<Compiled> compiled =
       compileModel(loaded, sourceMgr, options, ctx);
   ASSERT_TRUE(mlir::succeeded(compiled)) << diagnostics;

@@ -49,6 +49,8 @@ struct CompileOptions {
   /// Step outputs per block of a long time loop (see
   /// --convert-rnn-scan-to-scf); 0 runs every loop unblocked.
   int64_t timeBlockBytes = kDefaultTimeBlockBytes;
+  /// Rows (batch x steps) per block of a long time loop, at least.
+  int64_t timeBlockRows = kDefaultTimeBlockRows;
 };
 
 /// One parameter of a model's entry point `<name>_run`, in call order (the

@@ -9,8 +9,10 @@ namespace rnnc {
 
 enum class CodegenPath { LLVM, C };
 
-/// The default of --convert-rnn-scan-to-scf's time-block-bytes.
+/// The defaults of --convert-rnn-scan-to-scf's time-block-bytes and
+/// time-block-rows.
 constexpr int64_t kDefaultTimeBlockBytes = 256 * 1024;
+constexpr int64_t kDefaultTimeBlockRows = 256;
 
 /// How the model is lowered to buffers.
 struct CodegenOptions {
@@ -19,6 +21,8 @@ struct CodegenOptions {
   int64_t blockRows = 4, blockColumns = 64;
   /// Step outputs per block of a long time loop; 0: no blocks.
   int64_t timeBlockBytes = kDefaultTimeBlockBytes;
+  /// Rows (batch x steps) per block of a long time loop, at least.
+  int64_t timeBlockRows = kDefaultTimeBlockRows;
 };
 
 /// The model function on tensors -> its entry point on buffers, as loops
