@@ -24,11 +24,13 @@ constexpr llvm::StringLiteral kToLinalg =
     "canonicalize,cse,rnn-hoist-input-projection";
 
 /// For the LLVM path, matmuls become register-blocked vector code (blocks of
-/// {0} x {1}); the accumulator block is hoisted out of the loop over k (a
+/// {0} x {1}) that reads weights read again every step in alternate
+/// directions; the accumulator block is hoisted out of the loop over k (a
 /// zero accumulator then folds to a constant vector), and constant weights
 /// are stored in the order the blocks read them.
 constexpr llvm::StringLiteral kVectorizeMatmuls =
-    "rnn-vectorize-matmuls{{tile-m={0} tile-n={1} alternate-sweeps=true},canonicalize,"
+    "rnn-vectorize-matmuls{{tile-m={0} tile-n={1} alternate-sweeps=true},"
+    "canonicalize,"
     "loop-invariant-subset-hoisting,canonicalize,rnn-pack-weight-panels";
 
 /// -> buffers, as loops. No eliminate-empty-tensors: after CSE one
@@ -76,10 +78,9 @@ void addPipeline(OpPassManager &pm, StringRef pipeline) {
 
 void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                                      const CodegenOptions &options) {
-  addPipeline(pm,
-              llvm::formatv(kToLinalg.data(), options.timeBlockBytes,
-                            options.timeBlockRows)
-                  .str());
+  addPipeline(pm, llvm::formatv(kToLinalg.data(), options.timeBlockBytes,
+                                options.timeBlockRows)
+                      .str());
   if (options.path == CodegenPath::LLVM)
     addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
                                   options.blockColumns)
