@@ -1,6 +1,7 @@
 //===- LengthSortedBlocks.cpp - Rows in blocks sorted by length -----------===//
 
 #include "LengthSortedBlocks.h"
+#include "ScanLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -146,4 +147,141 @@ Value mlir::rnn::setLeadingRows(OpBuilder &b, Location loc, Value part,
       rowSlice(b, type, /*axis=*/0, b.getIndexAttr(0), type.getDimSize(0));
   return tensor::InsertSliceOp::create(b, loc, part, full, slice[0], slice[1],
                                        slice[2]);
+}
+
+//===----------------------------------------------------------------------===//
+// ScanLowering: zero-padded outputs in blocks of rows sorted by length
+//===----------------------------------------------------------------------===//
+
+ScanLowering::Finished ScanLowering::runLengthSortedBlocks(int64_t blockRows) {
+  OpBuilder &b = rewriter;
+  int64_t batch = rows;
+  int64_t batchAxis = op.getTimeMajor() ? 1 : 0;
+  Value batchInput = input, batchLengths = lengths;
+  Value order = sortRowsByLength(b, loc, batchLengths);
+
+  SmallVector<Value> init(op.getInit());
+  RankedTensorType outputsType = op.getOutputs().getType();
+  // Every row belongs to one block, so the batch-sized results start
+  // empty and are written whole.
+  SmallVector<Value> results;
+  if (captureCarry)
+    for (BlockArgument arg : op.getCarryArgs())
+      results.push_back(tensor::EmptyOp::create(
+          b, loc, cast<RankedTensorType>(arg.getType()).getShape(),
+          cast<RankedTensorType>(arg.getType()).getElementType()));
+  size_t numCarries = results.size();
+  results.push_back(tensor::EmptyOp::create(b, loc, outputsType.getShape(),
+                                            outputsType.getElementType()));
+
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value size = arith::ConstantIndexOp::create(b, loc, batch);
+  Value stride = arith::ConstantIndexOp::create(b, loc, blockRows);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, size, stride, results,
+      [&](OpBuilder &nb, Location, Value first, ValueRange batchArgs) {
+        auto gather = [&](Value full, int64_t axis) {
+          Value empty = tensor::EmptyOp::create(
+              nb, loc, withRows(full.getType(), axis, blockRows).getShape(),
+              cast<RankedTensorType>(full.getType()).getElementType());
+          return moveRows(nb, loc, full, empty, order, first, blockRows, axis,
+                          /*toBlock=*/true);
+        };
+        input = gather(batchInput, batchAxis);
+        lengths = gather(batchLengths, 0);
+        SmallVector<Value> blockInit;
+        for (Value carry : init)
+          blockInit.push_back(gather(carry, 0));
+        rows = blockRows;
+        SmallVector<Value> state = initialState(
+            nb, blockInit, withRows(outputsType, batchAxis, blockRows),
+            /*zeroOutputs=*/true);
+        if (shrinkingRowsPay(batch)) {
+          state = runShrinkingRows(nb, state);
+        } else {
+          // Sorted by decreasing length: the first row is the longest.
+          Value longest = arith::IndexCastOp::create(
+              nb, loc, nb.getIndexType(),
+              tensor::ExtractOp::create(nb, loc, lengths, ValueRange{zero}));
+          state = runSteps(nb, state, longest);
+        }
+
+        Finished block = finish(state);
+        SmallVector<Value> next;
+        for (size_t i = 0; i < numCarries; ++i)
+          next.push_back(moveRows(nb, loc, block.finals[i], batchArgs[i], order,
+                                  first, blockRows, 0,
+                                  /*toBlock=*/false));
+        next.push_back(moveRows(nb, loc, block.outputs, batchArgs[numCarries],
+                                order, first, blockRows, batchAxis,
+                                /*toBlock=*/false));
+        scf::YieldOp::create(nb, loc, next);
+      });
+  input = batchInput;
+  lengths = batchLengths;
+  rows = batch;
+
+  ValueRange values = loop.getResults();
+  return {values.back(), SmallVector<Value>(values.drop_back())};
+}
+
+int64_t ScanLowering::stepGrain() {
+  int64_t steps = op.getNumSteps();
+  int64_t unroll = std::min<int64_t>(op.getUnroll(), steps);
+  int64_t mainSteps = steps - steps % unroll;
+  int64_t block = timeBlockSteps(steps, unroll, /*skipping=*/true);
+  return block == mainSteps ? unroll : block;
+}
+
+bool ScanLowering::shrinkingRowsPay(int64_t batch) {
+  return op.getNumSteps() * rows / batch >= 2 * stepGrain();
+}
+
+SmallVector<Value> ScanLowering::runShrinkingRows(OpBuilder &b,
+                                                  SmallVector<Value> state) {
+  int64_t steps = op.getNumSteps();
+  int64_t unroll = std::min<int64_t>(op.getUnroll(), steps);
+  int64_t mainSteps = steps - steps % unroll;
+  int64_t block = timeBlockSteps(steps, unroll, /*skipping=*/true);
+  int64_t grain = stepGrain();
+  int64_t blockRows = rows;
+  int64_t batchAxis = op.getTimeMajor() ? 1 : 0;
+  size_t numCarries = op.getCarryArgs().size();
+  Value blockInput = input, blockLengths = lengths;
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value start = constant(0);
+  for (int64_t r = blockRows; r >= 1; --r) {
+    Value end = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        tensor::ExtractOp::create(b, loc, blockLengths,
+                                  ValueRange{constant(r - 1)}));
+    rows = r;
+    input = leadingRows(b, loc, blockInput, batchAxis, r);
+    lengths = leadingRows(b, loc, blockLengths, 0, r);
+    SmallVector<Value> phase;
+    for (auto [i, value] : llvm::enumerate(state))
+      phase.push_back(
+          leadingRows(b, loc, value, i == numCarries ? batchAxis : 0, r));
+    phase = runSteps(b, phase, end, {start, block, /*remainder=*/false});
+    for (auto [i, value] : llvm::enumerate(phase))
+      state[i] = setLeadingRows(b, loc, value, state[i]);
+    // Where this phase stopped: the first whole iteration or block at or
+    // after its end, within the loop.
+    // (Signed ops, all operands >= 0: the C path has no unsigned index
+    // division.)
+    Value reached = arith::MinSIOp::create(b, loc, end, constant(mainSteps));
+    Value blocks = arith::DivSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, reached, constant(grain - 1)),
+        constant(grain));
+    start = arith::MaxSIOp::create(
+        b, loc, start, arith::MulIOp::create(b, loc, blocks, constant(grain)));
+  }
+  rows = blockRows;
+  input = blockInput;
+  lengths = blockLengths;
+  for (int64_t t = mainSteps; t < steps; ++t)
+    state = step(b, b.getIndexAttr(t), input, b.getIndexAttr(t), state);
+  return state;
 }

@@ -1,0 +1,365 @@
+//===- ScanLowering.cpp - rnn.scan to loops over time ---------------------===//
+//
+// A scan becomes a loop over time on tensors. Each loop iteration runs
+// `unroll` copies of the scan body; the `T mod unroll` steps left over run
+// after the loop, fully unrolled, so every step's time index that the body
+// sees is either the loop's or a constant. Long sequences loop over blocks
+// of steps; zero-padded outputs with lengths run rows in length-sorted
+// blocks (LengthSortedBlocks.cpp) that skip their padded steps.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScanLowering.h"
+#include "LengthSortedBlocks.h"
+#include "rnn/IR/RNNShapes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::rnn;
+
+namespace {
+
+/// A tensor of `type` filled with zeros.
+Value zeros(OpBuilder &b, Location loc, RankedTensorType type) {
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+}
+
+/// Per-row choice between two tensors of one type, driven by each row's
+/// sequence length: `result[b, ...] = pred(L_b) ? onTrue[b, ...] :
+/// onFalse[b, ...]`, with `pred` built by `makePred(builder, loc, L_b)`.
+Value selectRows(OpBuilder &b, Location loc, Value lengths, Value onTrue,
+                 Value onFalse,
+                 function_ref<Value(OpBuilder &, Location, Value)> makePred) {
+  auto type = cast<RankedTensorType>(onTrue.getType());
+  int64_t rank = type.getRank();
+  int64_t numBatchDims = cast<RankedTensorType>(lengths.getType()).getRank();
+  MLIRContext *ctx = b.getContext();
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  // Lengths index the leading (batch) dims of the carry.
+  AffineMap rows = AffineMap::get(
+      rank, 0, identity.getResults().take_front(numBatchDims), ctx);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, type, ValueRange{lengths, onTrue}, ValueRange{onFalse},
+      ArrayRef<AffineMap>{rows, identity, identity}, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value pred = makePred(nb, nloc, args[0]);
+        Value picked =
+            arith::SelectOp::create(nb, nloc, pred, args[1], args[2]);
+        linalg::YieldOp::create(nb, nloc, picked);
+      });
+  return generic.getResult(0);
+}
+
+} // namespace
+
+RankedTensorType ScanLowering::carryType(unsigned i) {
+  return cast<RankedTensorType>(op.getCarryArgs()[i].getType());
+}
+
+ScanLowering::TimeSlice ScanLowering::timeSlice(OpBuilder &b, Value sequence,
+                                                OpFoldResult t) {
+  auto type = cast<RankedTensorType>(sequence.getType());
+  TimeSlice slice;
+  slice.offsets.assign(type.getRank(), b.getIndexAttr(0));
+  slice.strides.assign(type.getRank(), b.getIndexAttr(1));
+  for (int64_t dim : type.getShape())
+    slice.sizes.push_back(b.getIndexAttr(dim));
+  slice.offsets[timeAxis] = t;
+  slice.sizes[timeAxis] = b.getIndexAttr(1);
+  return slice;
+}
+
+Value ScanLowering::stepInput(OpBuilder &b, Value sequence, OpFoldResult t) {
+  auto type = cast<RankedTensorType>(sequence.getType());
+  if (reversedIndex)
+    t = mirror(b, t, type.getDimSize(timeAxis));
+  TimeSlice slice = timeSlice(b, sequence, t);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + timeAxis);
+  auto stepType = RankedTensorType::get(shape, type.getElementType());
+  return tensor::ExtractSliceOp::create(
+      b, loc, stepType, sequence, slice.offsets, slice.sizes, slice.strides);
+}
+
+OpFoldResult ScanLowering::mirror(OpBuilder &b, OpFoldResult t, int64_t size) {
+  if (std::optional<int64_t> constant = getConstantIntValue(t))
+    return b.getIndexAttr(size - 1 - *constant);
+  Value last = arith::ConstantIndexOp::create(b, loc, size - 1);
+  return arith::SubIOp::create(b, loc, last, cast<Value>(t)).getResult();
+}
+
+Value ScanLowering::inputBlock(OpBuilder &b, OpFoldResult first,
+                               int64_t count) {
+  if (reversedIndex) // steps counted from the end: [T - first - count, T -
+                     // first)
+    first = mirror(b, first, op.getNumSteps() - count + 1);
+  TimeSlice slice = timeSlice(b, input, first);
+  slice.sizes[timeAxis] = b.getIndexAttr(count);
+  return tensor::ExtractSliceOp::create(b, loc, input, slice.offsets,
+                                        slice.sizes, slice.strides);
+}
+
+Value ScanLowering::storeOutput(OpBuilder &b, OpFoldResult t, Value y,
+                                Value outputs) {
+  if (reversedIndex && op.getKeepOrder())
+    t = mirror(b, t, op.getNumSteps());
+  TimeSlice slice = timeSlice(b, outputs, t);
+  auto &[offsets, sizes, strides] = slice;
+  // Copy into the destination slice (a linalg.copy, which becomes loops)
+  // so the insertion itself bufferizes in place, without a strided
+  // memref.copy that would need a runtime helper.
+  Value slot = tensor::ExtractSliceOp::create(
+      b, loc, cast<RankedTensorType>(y.getType()), outputs, offsets, sizes,
+      strides);
+  Value copied = linalg::CopyOp::create(b, loc, ValueRange{y}, ValueRange{slot})
+                     .getResult(0);
+  return tensor::InsertSliceOp::create(b, loc, copied, outputs, offsets, sizes,
+                                       strides);
+}
+
+Value ScanLowering::timeAsI32(OpBuilder &b, OpFoldResult t) {
+  if (auto value = dyn_cast<Value>(t))
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), value);
+  int64_t constant = cast<IntegerAttr>(cast<Attribute>(t)).getInt();
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(constant));
+}
+
+SmallVector<Value> ScanLowering::step(OpBuilder &b, OpFoldResult t,
+                                      Value sequence, OpFoldResult local,
+                                      ValueRange state) {
+  size_t numCarries = op.getCarryArgs().size();
+  ValueRange carries = state.take_front(numCarries);
+  Value outputs = state[numCarries];
+  ValueRange selected = state.drop_front(numCarries + 1);
+
+  IRMapping mapping;
+  mapping.map(op.getCarryArgs(), carries);
+  mapping.map(op.getStepInputArg(), stepInput(b, sequence, local));
+  Block &body = op.getBody().front();
+  int64_t batch = carryType(0).getDimSize(0);
+  for (Operation &nested : body.without_terminator()) {
+    Operation *clone = b.clone(nested, mapping);
+    if (rows == batch)
+      continue;
+    // A block of rows: the body's ops are cells, which work row by row.
+    for (OpResult result : clone->getResults()) {
+      auto type = cast<RankedTensorType>(result.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      shape.front() = rows;
+      result.setType(RankedTensorType::get(shape, type.getElementType()));
+    }
+  }
+  auto yield = cast<YieldOp>(body.getTerminator());
+  SmallVector<Value> next = llvm::map_to_vector(
+      yield.getCarry(), [&](Value v) { return mapping.lookupOrDefault(v); });
+  Value y = mapping.lookupOrDefault(yield.getOutput());
+  // The new carry goes into the old carry's storage, so a loop's carry
+  // stays in one buffer (bufferization needs the yielded carry to be
+  // equivalent to the loop's iteration argument).
+  for (auto [i, carry] : llvm::enumerate(carries)) {
+    Value copied =
+        linalg::CopyOp::create(b, loc, ValueRange{next[i]}, ValueRange{carry})
+            .getResult(0);
+    if (y == next[i])
+      y = copied;
+    next[i] = copied;
+  }
+
+  Value time = lengths ? timeAsI32(b, t) : Value();
+  if (op.getZeroPaddedOutputs()) {
+    // Padded steps (t >= L) output zeros.
+    auto yType = cast<RankedTensorType>(y.getType());
+    y = selectRows(b, loc, lengths, y, zeros(b, loc, yType),
+                   [&](OpBuilder &nb, Location nloc, Value length) {
+                     return arith::CmpIOp::create(
+                         nb, nloc, arith::CmpIPredicate::slt, time, length);
+                   });
+  }
+  SmallVector<Value> newCarries(next);
+  next.push_back(storeOutput(b, t, y, outputs));
+  // Each row keeps the carry after its last valid step (t == L - 1).
+  for (auto [carry, kept] : llvm::zip(newCarries, selected)) {
+    Value chosen = selectRows(
+        b, loc, lengths, carry, kept,
+        [&](OpBuilder &nb, Location nloc, Value length) {
+          Value one =
+              arith::ConstantOp::create(nb, nloc, nb.getI32IntegerAttr(1));
+          Value last = arith::SubIOp::create(nb, nloc, length, one);
+          return arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq, time,
+                                       last);
+        });
+    next.push_back(chosen);
+  }
+  return next;
+}
+
+int64_t ScanLowering::timeBlockSteps(int64_t steps, int64_t unroll,
+                                     bool skipping) {
+  int64_t mainSteps = steps - steps % unroll;
+  RankedTensorType outputs = op.getOutputs().getType();
+  int64_t batch = carryType(0).getDimSize(0);
+  int64_t stepBytes = outputs.getNumElements() / steps / batch * rows *
+                      outputs.getElementTypeBitWidth() / 8;
+  auto smallest = [&](function_ref<bool(int64_t)> enough) {
+    for (int64_t block = unroll; block < mainSteps; block += unroll)
+      if (mainSteps % block == 0 && enough(block))
+        return block;
+    return mainSteps;
+  };
+  if (skipping)
+    return smallest([&](int64_t block) { return block * rows >= 32; });
+  if (timeBlockBytes <= 0 || stepBytes * steps < 8 * timeBlockBytes)
+    return mainSteps;
+  return smallest([&](int64_t block) {
+    return block * stepBytes >= timeBlockBytes && block * rows >= timeBlockRows;
+  });
+}
+
+SmallVector<Value> ScanLowering::runSteps(OpBuilder &b,
+                                          SmallVector<Value> state,
+                                          Value activeSteps, StepRange range) {
+  int64_t steps = op.getNumSteps();
+  int64_t unroll = std::min<int64_t>(op.getUnroll(), steps);
+  int64_t block = range.block
+                      ? range.block
+                      : timeBlockSteps(steps, unroll, activeSteps != nullptr);
+  // A loop of one iteration would only hide constant time indices.
+  int64_t mainSteps = steps - steps % unroll;
+  if (mainSteps == unroll && !activeSteps)
+    mainSteps = 0;
+  if (mainSteps > 0) {
+    // The unrolled steps from `first` on, with their inputs taken from
+    // `sequence` from step `local` on.
+    auto unrolled = [&](OpBuilder &nb, Value first, Value sequence, Value local,
+                        ValueRange iterArgs) {
+      SmallVector<Value> current(iterArgs);
+      for (int64_t k = 0; k < unroll; ++k) {
+        OpFoldResult t = first, l = local;
+        if (k > 0) {
+          Value offset = arith::ConstantIndexOp::create(nb, loc, k);
+          t = arith::AddIOp::create(nb, loc, first, offset).getResult();
+          l = local == first
+                  ? t
+                  : arith::AddIOp::create(nb, loc, local, offset).getResult();
+        }
+        current = step(nb, t, sequence, l, current);
+      }
+      return current;
+    };
+    Value zero =
+        range.first ? range.first : arith::ConstantIndexOp::create(b, loc, 0);
+    Value ub = arith::ConstantIndexOp::create(b, loc, mainSteps);
+    Value stride = arith::ConstantIndexOp::create(b, loc, unroll);
+    // Up to the last active step: an iteration (or block) that starts
+    // before it runs whole, and ends within the loop since its size
+    // divides the loop's steps.
+    if (activeSteps)
+      ub = arith::MinUIOp::create(b, loc, activeSteps, ub);
+    scf::ForOp loop;
+    if (block == mainSteps) {
+      loop = scf::ForOp::create(
+          b, loc, zero, ub, stride, state,
+          [&](OpBuilder &nb, Location, Value iv, ValueRange iterArgs) {
+            scf::YieldOp::create(nb, loc,
+                                 unrolled(nb, iv, input, iv, iterArgs));
+          });
+    } else {
+      // Blocks of steps, each with its own slice of the input, so that
+      // work hoisted out of the step loop (the input projection) covers
+      // one block and stays in cache until its steps read it.
+      Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
+      loop = scf::ForOp::create(
+          b, loc, zero, ub, blockSize, state,
+          [&](OpBuilder &nb, Location, Value first, ValueRange blockArgs) {
+            Value sequence = inputBlock(nb, first, block);
+            Value inner = arith::ConstantIndexOp::create(nb, loc, block);
+            Value begin = arith::ConstantIndexOp::create(nb, loc, 0);
+            auto stepLoop = scf::ForOp::create(
+                nb, loc, begin, inner, stride, blockArgs,
+                [&](OpBuilder &sb, Location, Value iv, ValueRange iterArgs) {
+                  Value t = arith::AddIOp::create(sb, loc, first, iv);
+                  scf::YieldOp::create(sb, loc,
+                                       unrolled(sb, t, sequence, iv, iterArgs));
+                });
+            scf::YieldOp::create(nb, loc, stepLoop.getResults());
+          });
+    }
+    state.assign(loop.getResults().begin(), loop.getResults().end());
+  }
+  if (range.remainder)
+    for (int64_t t = mainSteps; t < steps; ++t)
+      state = step(b, b.getIndexAttr(t), input, b.getIndexAttr(t), state);
+  return state;
+}
+
+SmallVector<Value> ScanLowering::initialState(OpBuilder &b, ValueRange init,
+                                              RankedTensorType outputsType,
+                                              bool zeroOutputs) {
+  SmallVector<Value> state;
+  for (auto [i, arg] : llvm::enumerate(op.getCarryArgs())) {
+    auto type = cast<RankedTensorType>(arg.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape.front() = rows;
+    auto rowsType = RankedTensorType::get(shape, type.getElementType());
+    state.push_back(init.empty() ? zeros(b, loc, rowsType) : init[i]);
+  }
+  size_t numCarries = state.size();
+  state.push_back(zeroOutputs
+                      ? zeros(b, loc, outputsType)
+                      : tensor::EmptyOp::create(b, loc, outputsType.getShape(),
+                                                outputsType.getElementType())
+                            .getResult());
+  if (captureCarry) // a row of length 0 keeps its initial carry
+    state.append(state.begin(), state.begin() + numCarries);
+  return state;
+}
+
+ScanLowering::Finished ScanLowering::finish(ValueRange state) {
+  size_t numCarries = op.getCarryArgs().size();
+  ValueRange finals = captureCarry ? state.drop_front(numCarries + 1)
+                                   : state.take_front(numCarries);
+  return {state[numCarries], SmallVector<Value>(finals)};
+}
+
+LogicalResult ScanLowering::lower() {
+  int64_t numBatchDims = op.getNumBatchDims();
+  bool timeMajor = op.getTimeMajor();
+  rows = carryType(0).getDimSize(0);
+
+  input = op.getInput();
+  reversedIndex = op.getReverse() && !lengths;
+  if (op.getReverse() && lengths)
+    input = FlipSequencesOp::create(rewriter, loc, input.getType(), input,
+                                    lengths, numBatchDims, timeMajor);
+
+  Finished finished;
+  if (int64_t blockRows = lengthSortedBlockRows(op))
+    finished = runLengthSortedBlocks(blockRows);
+  else
+    finished = finish(runSteps(
+        rewriter,
+        initialState(rewriter, op.getInit(), op.getOutputs().getType(), false),
+        Value()));
+
+  Value outputs = finished.outputs;
+  if (op.getReverse() && op.getKeepOrder() && !reversedIndex)
+    outputs = FlipSequencesOp::create(rewriter, loc, outputs.getType(), outputs,
+                                      lengths, numBatchDims, timeMajor);
+  SmallVector<Value> results{outputs};
+  if (!op.getFinalCarry().empty())
+    llvm::append_range(results, finished.finals);
+  rewriter.replaceOp(op, results);
+  return success();
+}
