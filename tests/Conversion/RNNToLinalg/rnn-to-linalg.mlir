@@ -27,11 +27,9 @@
 // CHECK-NEXT: %[[BH_F:.+]] = tensor.extract_slice %[[BH]][64] [64] [1]
 // CHECK-NEXT: %[[BH_G:.+]] = tensor.extract_slice %[[BH]][128] [64] [1]
 // CHECK-NEXT: %[[BH_O:.+]] = tensor.extract_slice %[[BH]][192] [64] [1]
-// CHECK-NEXT: %[[OUT_C:.+]] = tensor.empty() : tensor<8x64xf32>
-// CHECK-NEXT: %[[OUT_H:.+]] = tensor.empty() : tensor<8x64xf32>
 // CHECK-NEXT: %[[R:.+]]:2 = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$COL2]], #[[$COL2]], #[[$COL2]], #[[$COL2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]}
 // CHECK-SAME: ins(%[[GI_I]], %[[GI_F]], %[[GI_G]], %[[GI_O]], %[[GH_I]], %[[GH_F]], %[[GH_G]], %[[GH_O]], %[[BH_I]], %[[BH_F]], %[[BH_G]], %[[BH_O]], %[[C]], %[[H]] :
-// CHECK-SAME: outs(%[[OUT_C]], %[[OUT_H]] : tensor<8x64xf32>, tensor<8x64xf32>)
+// CHECK-SAME: outs(%[[C]], %[[H]] : tensor<8x64xf32>, tensor<8x64xf32>)
 // CHECK-NEXT: ^bb0(%[[AI_I:[^:]+]]: f32, %[[AI_F:[^:]+]]: f32, %[[AI_G:[^:]+]]: f32, %[[AI_O:[^:]+]]: f32, %[[AH_I:[^:]+]]: f32, %[[AH_F:[^:]+]]: f32, %[[AH_G:[^:]+]]: f32, %[[AH_O:[^:]+]]: f32, %[[AB_I:[^:]+]]: f32, %[[AB_F:[^:]+]]: f32, %[[AB_G:[^:]+]]: f32, %[[AB_O:[^:]+]]: f32, %[[AC:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32):
 // CHECK-NEXT: %[[YH_I:.+]] = arith.addf %[[AH_I]], %[[AB_I]] : f32
 // CHECK-NEXT: %[[YH_F:.+]] = arith.addf %[[AH_F]], %[[AB_F]] : f32
@@ -332,8 +330,7 @@ func.func @mgu_no_reset_gate(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>,
 // CHECK-SAME: %[[H:[^:]+]]: tensor<4x6xf32>, %{{[^:]+}}: tensor<6x6xf32>, %{{[^:]+}}: tensor<6x6xf32>, %[[BI:[^:]+]]: tensor<6xf32>)
 // CHECK: %[[GI:.+]] = linalg.matmul
 // CHECK: %[[GH:.+]] = linalg.matmul
-// CHECK-NEXT: %[[OUT:.+]] = tensor.empty() : tensor<4x6xf32>
-// CHECK-NEXT: %[[R:.+]] = linalg.generic {{.+}} ins(%[[GI]], %[[GH]], %[[BI]], %[[H]] : tensor<4x6xf32>, tensor<4x6xf32>, tensor<6xf32>, tensor<4x6xf32>) outs(%[[OUT]] : tensor<4x6xf32>)
+// CHECK-NEXT: %[[R:.+]] = linalg.generic {{.+}} ins(%[[GI]], %[[GH]], %[[BI]], %[[H]] : tensor<4x6xf32>, tensor<4x6xf32>, tensor<6xf32>, tensor<4x6xf32>) outs(%[[H]] : tensor<4x6xf32>)
 // CHECK-NEXT: ^bb0(%[[AI:[^:]+]]: f32, %[[AHH:[^:]+]]: f32, %[[AB:[^:]+]]: f32, %[[AH:[^:]+]]: f32, %{{[^:]+}}: f32):
 // CHECK-NEXT: %[[XI:.+]] = arith.addf %[[AI]], %[[AB]] : f32
 // CHECK-NEXT: %[[S:.+]] = arith.addf %[[XI]], %[[AHH]] : f32
@@ -354,8 +351,7 @@ func.func @simple_residual_identity(%x: tensor<4x6xf32>, %h: tensor<4x6xf32>,
 // CHECK-LABEL: func.func @simple_no_bias_tanh(
 // CHECK: %[[GI:.+]] = linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x3xf32>, tensor<3x6xf32>)
 // CHECK: %[[GH:.+]] = linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x6xf32>, tensor<6x6xf32>)
-// CHECK-NEXT: tensor.empty() : tensor<4x6xf32>
-// CHECK-NEXT: linalg.generic {{.+}} ins(%[[GI]], %[[GH]], %{{[^ ]+}} : tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>)
+// CHECK-NEXT: linalg.generic {{.+}} ins(%[[GI]], %[[GH]], %[[H:[^ ]+]] : tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>) outs(%[[H]] : tensor<4x6xf32>)
 // CHECK-NEXT: ^bb0(%[[AI:[^:]+]]: f32, %[[AHH:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32):
 // CHECK-NEXT: %[[S:.+]] = arith.addf %[[AI]], %[[AHH]] : f32
 // CHECK-NEXT: %[[T:.+]] = math.tanh %[[S]] : f32

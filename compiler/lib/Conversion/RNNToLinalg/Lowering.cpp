@@ -203,10 +203,16 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
     maps.push_back(identity);
   }
 
+  // Each result is written over the carry it replaces: the access is
+  // element-wise, so bufferization updates the carry in place instead of
+  // writing a new buffer and copying it back at the end of the step.
   SmallVector<Value> outputs;
   for (unsigned i = 0; i < numResults; ++i) {
-    outputs.push_back(tensor::EmptyOp::create(b, loc, carryType.getShape(),
-                                              carryType.getElementType()));
+    outputs.push_back(
+        i < carries.size() && carries[i].getType() == carryType
+            ? carries[i]
+            : tensor::EmptyOp::create(b, loc, carryType.getShape(),
+                                      carryType.getElementType()));
     maps.push_back(identity);
   }
   SmallVector<utils::IteratorType> iterators(rank,
