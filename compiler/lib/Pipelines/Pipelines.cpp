@@ -33,15 +33,15 @@ constexpr llvm::StringLiteral kVectorizeMatmuls =
     "canonicalize,"
     "loop-invariant-subset-hoisting,canonicalize,rnn-pack-weight-panels";
 
-/// -> buffers, as loops. No eliminate-empty-tensors: after CSE one
-/// tensor.empty can be the destination of both results of a cell's generic
-/// (c and h), and the elimination then redirected both into one output
-/// slice, so c and h shared storage (caught by the ConvLSTM equivalence
-/// test with unroll > 1).
+/// -> buffers, as loops. Outputs are built in the caller's buffers by
+/// rnn-write-outputs-in-place rather than upstream's eliminate-empty-tensors:
+/// after CSE one tensor.empty can seed several values (c and h of a cell,
+/// the initial and the final carries), and the elimination then made them
+/// share one output buffer (caught by the equivalence suite).
 constexpr llvm::StringLiteral kBufferize =
     "rnn-reorder-matmul-loops,"
     "canonicalize,cse,"
-    "empty-tensor-to-alloc-tensor,"
+    "rnn-write-outputs-in-place,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize,canonicalize,cse,canonicalize,"
     "func.func(buffer-hoisting,buffer-loop-hoisting),"
     "rnn-assign-workspace,rnn-strided-copies-to-linalg,"
@@ -107,6 +107,13 @@ void rnnc::buildRNNToEmitCPipeline(OpPassManager &pm) {
 }
 
 void rnnc::registerPipelines() {
+  PassPipelineRegistration<>(
+      "rnn-lower-to-buffers",
+      "Lower a model function in the rnn dialect to loops on buffers, as "
+      "for LLVM",
+      [](OpPassManager &pm) {
+        buildRNNToBuffersPipeline(pm, CodegenOptions{CodegenPath::LLVM});
+      });
   PassPipelineRegistration<>(
       "rnn-lower-to-llvm",
       "Lower a model function in the rnn dialect to the LLVM dialect",

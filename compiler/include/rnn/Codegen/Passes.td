@@ -23,6 +23,26 @@ def RNNCreateEntryPointPass : Pass<"rnn-create-entry-point", "mlir::ModuleOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def RNNWriteOutputsInPlacePass : Pass<"rnn-write-outputs-in-place"> {
+  let summary = "build each output in the caller's buffer instead of copying it there";
+  let description = [{
+    The entry point hands each result to its output buffer with
+    `bufferization.materialize_in_destination`. When the result is built up
+    from a `tensor.empty` through a chain of ops that each only update their
+    destination (`scf.for` iteration arguments, `tensor.insert_slice`,
+    destination-style ops), this pass starts the chain from the output
+    buffer itself (`bufferization.to_tensor restrict writable`), so
+    bufferization writes the sequence where the caller wants it rather than
+    into the workspace followed by a copy.
+
+    Only chains whose every link has a single use are rewritten: upstream's
+    `eliminate-empty-tensors` also follows shared values (after CSE, one
+    `tensor.empty` can seed the initial carries and several results), and
+    then made two results share one output buffer.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
+}
+
 def RNNAssignWorkspacePass : Pass<"rnn-assign-workspace", "mlir::ModuleOp"> {
   let summary = "carve every buffer the entry point allocates out of its workspace";
   let description = [{
