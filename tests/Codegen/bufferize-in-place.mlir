@@ -6,7 +6,7 @@
 /// workspace sequence copied out at the end.
 
 // CHECK-LABEL: func.func @lstm_run(
-// CHECK-SAME: %[[Y:[^:]+]]: memref<4x16x8xf32> {rnn.name = "y", rnn.output}
+// CHECK-SAME: %[[Y:[^:]+]]: memref<4x16x8xf32> {llvm.noalias, rnn.name = "y", rnn.output}
 // CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
 // CHECK: scf.for %[[T:[^ ]+]] = %{{.+}} to %[[C16]] step
 // CHECK: memref.subview %[[H:[a-z0-9_]+]][0, %{{.+}}] [4, 1] [1, 1] : memref<4x8xf32> to memref<4x1xf32

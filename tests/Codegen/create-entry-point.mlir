@@ -2,11 +2,12 @@
 
 /// The model function becomes <name>_run on buffers: inputs, outputs, the
 /// workspace; lengths are checked before anything runs, and the results are
-/// written into the output buffers only when the check passed.
+/// written into the output buffers only when the check passed. The buffers
+/// never overlap, which LLVM is told (llvm.noalias).
 
 // CHECK: func.func private @rnnrt_check_seq_lengths(memref<1xi32>, i64, i64) -> i32
 // CHECK-LABEL: func.func @tiny_run
-// CHECK-SAME: (%[[X:.*]]: memref<2x5x3xf32> {rnn.name = "x"}, %[[LEN:.*]]: memref<2xi32> {rnn.name = "seq_lengths"}, %[[Y:.*]]: memref<2x5x3xf32> {rnn.name = "y", rnn.output}, %[[H:.*]]: memref<2x3xf32> {rnn.name = "carry/l/h", rnn.output}, %{{.*}}: memref<?xi8> {rnn.workspace}) -> i32
+// CHECK-SAME: (%[[X:.*]]: memref<2x5x3xf32> {llvm.noalias, rnn.name = "x"}, %[[LEN:.*]]: memref<2xi32> {llvm.noalias, rnn.name = "seq_lengths"}, %[[Y:.*]]: memref<2x5x3xf32> {llvm.noalias, rnn.name = "y", rnn.output}, %[[H:.*]]: memref<2x3xf32> {llvm.noalias, rnn.name = "carry/l/h", rnn.output}, %{{.*}}: memref<?xi8> {llvm.noalias, rnn.workspace}) -> i32
 // CHECK: %[[LP:.*]] = memref.reinterpret_cast %[[LEN]] to offset: [0], sizes: [1], strides: [1] : memref<2xi32> to memref<1xi32>
 // CHECK-DAG: %[[B:.*]] = arith.constant 2 : i64
 // CHECK-DAG: %[[T:.*]] = arith.constant 5 : i64

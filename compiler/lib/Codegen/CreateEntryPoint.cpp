@@ -5,6 +5,7 @@
 #include "rnn/IR/RNNDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::rnn {
@@ -48,8 +49,9 @@ LogicalResult createEntryPoint(func::FuncOp model) {
   for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults()))
     argTypes.push_back(bufferType(t));
   argTypes.push_back(MemRefType::get({ShapedType::kDynamic}, b.getI8Type()));
-  auto entry = func::FuncOp::create(b, loc, (model.getName() + "_run").str(),
-                                    b.getFunctionType(argTypes, b.getI32Type()));
+  auto entry =
+      func::FuncOp::create(b, loc, (model.getName() + "_run").str(),
+                           b.getFunctionType(argTypes, b.getI32Type()));
   unsigned numInputs = type.getNumInputs();
   for (unsigned i = 0; i < numInputs; ++i)
     entry.setArgAttrs(i, model.getArgAttrDict(i));
@@ -58,6 +60,12 @@ LogicalResult createEntryPoint(func::FuncOp model) {
     entry.setArgAttr(numInputs + i, kOutputAttrName, b.getUnitAttr());
   }
   entry.setArgAttr(argTypes.size() - 1, kWorkspaceAttrName, b.getUnitAttr());
+  // The caller's buffers never overlap (the header says so): without this,
+  // LLVM must assume a store to an output may change an input or the
+  // workspace, and copies between them stay scalar.
+  for (unsigned i = 0, e = argTypes.size(); i < e; ++i)
+    entry.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                     b.getUnitAttr());
 
   Block *block = entry.addEntryBlock();
   b.setInsertionPointToStart(block);
@@ -91,8 +99,7 @@ LogicalResult createEntryPoint(func::FuncOp model) {
   Block &body = model.getBody().front();
   for (Operation &op : body.without_terminator())
     b.clone(op, mapping);
-  for (auto [i, result] :
-       llvm::enumerate(body.getTerminator()->getOperands()))
+  for (auto [i, result] : llvm::enumerate(body.getTerminator()->getOperands()))
     bufferization::MaterializeInDestinationOp::create(
         b, loc, Type(), mapping.lookupOrDefault(result),
         block->getArgument(numInputs + i), /*restrict=*/true,

@@ -55,11 +55,14 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
      << " * or the C output:       cc -std=c99 app.c " << model.name
      << ".c -Iruntime/include -Lbuild/lib -lrnnrt -lm\n"
      << " *                        (or compile the .c files of runtime/src)\n"
-     << " * Arrays are dense, row-major, float32 unless noted. The model keeps\n"
+     << " * Arrays are dense, row-major, float32 unless noted. The model "
+        "keeps\n"
      << " * no state between calls and never allocates: pass a workspace of\n"
      << " * " << prefix << "WORKSPACE_SIZE bytes aligned to " << prefix
      << "WORKSPACE_ALIGNMENT.\n"
-     << " * Calls on different buffers may run concurrently. */\n"
+     << " * The buffers of a call must not overlap; calls on different "
+        "buffers\n"
+     << " * may run concurrently. */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <stdint.h>\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
@@ -72,15 +75,16 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
   os << "#define " << prefix << "TIME_MAJOR " << (model.timeMajor ? 1 : 0)
      << "\n";
   spec::Shape inputFeatures = spec::layerInputFeatures(model, 0);
-  os << "#define " << prefix << "INPUT_FEATURES " << spec::numElements(inputFeatures)
-     << "\n";
+  os << "#define " << prefix << "INPUT_FEATURES "
+     << spec::numElements(inputFeatures) << "\n";
   // ConvLSTM inputs have spatial dims before their channels.
   if (inputFeatures.size() > 1)
     for (auto [i, dim] : llvm::enumerate(inputFeatures))
       os << "#define " << prefix << "INPUT_FEATURE_DIM_" << i << " " << dim
          << "\n";
   os << "#define " << prefix << "OUTPUT_FEATURES "
-     << spec::numElements(spec::layerOutputFeatures(model, model.layers.size() - 1))
+     << spec::numElements(
+            spec::layerOutputFeatures(model, model.layers.size() - 1))
      << "\n";
   os << "#define " << prefix << "WORKSPACE_SIZE " << workspaceSize.getInt()
      << "\n";
@@ -111,7 +115,8 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
     os << "#define " << prefix
        << "ERROR_SEQ_LENGTH 1 /* a sequence length < 0 or > " << prefix
        << "TIME */\n"
-       << "#define " << prefix << "ERROR_ARGUMENT 2 /* seq_lengths is NULL */\n";
+       << "#define " << prefix
+       << "ERROR_ARGUMENT 2 /* seq_lengths is NULL */\n";
   os << "\n";
 
   os << "/* Runs the model. Inputs, then outputs, then the workspace:\n";
