@@ -20,6 +20,7 @@ Value mlir::rnn::floatConstant(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
+/// In this form --rnn-approximate-math recognizes it as a sigmoid.
 Value mlir::rnn::emitSigmoid(OpBuilder &b, Location loc, Value x) {
   Value one = floatConstant(b, loc, x.getType(), 1.0);
   Value neg = arith::NegFOp::create(b, loc, x);
