@@ -51,7 +51,8 @@ constexpr llvm::StringLiteral kBufferize =
 /// express the approximations' float/int bit casts. Vector transfers are
 /// unrolled to rows and contractions lowered to broadcasts and FMAs.
 constexpr llvm::StringLiteral kBuffersToLLVM =
-    "rnn-approximate-math,convert-vector-to-scf{full-unroll=true},"
+    "rnn-interleave-math-loops,rnn-approximate-math,"
+    "convert-vector-to-scf{full-unroll=true},"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
     "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"

@@ -144,6 +144,25 @@ def RNNApproximateMathPass : Pass<"rnn-approximate-math"> {
                            "mlir::vector::VectorDialect"];
 }
 
+def RNNInterleaveMathLoopsPass : Pass<"rnn-interleave-math-loops"> {
+  let summary = "ask LLVM to interleave the vectorized loops of gate maths";
+  let description = [{
+    An innermost loop that computes `math` functions (a cell's gate maths,
+    after `convert-linalg-to-loops`) is one long dependency chain per
+    vector of lanes: exponentials, a division, then tanh of the new c. LLVM
+    vectorizes it without interleaving, so at H=64 out-of-order execution
+    overlaps too few chains. This pass gives such loops an LLVM loop
+    annotation (`loop_annotation`, which `convert-scf-to-cf` moves to the
+    latch branch) asking the vectorizer for `count` independent vectors per
+    iteration.
+  }];
+  let options = [
+    Option<"count", "count", "unsigned", /*default=*/"4",
+           "vectors the LLVM loop vectorizer interleaves per iteration">
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def RNNHoistInputProjectionPass : Pass<"rnn-hoist-input-projection"> {
   let summary = "compute every step's input matmul in one matmul before the loop";
   let description = [{
