@@ -139,7 +139,9 @@ void rnnc::bench::printMarkdown(llvm::raw_ostream &os, const RunInfo &info,
   os << "- Timing: first call = warm-up and correctness check; then >= "
      << info.policy.minReps
      << " timed calls and >= " << format("%.2f", info.policy.targetSeconds)
-     << " s; median (min-max). Check: |peer - rnnc| <= "
+     << " s (rnnc and oneDNN in " << kAlternatingRounds
+     << " alternating rounds when a call is short); median (min-max). "
+        "Check: |peer - rnnc| <= "
      << format("%.0e", info.atol) << " + " << format("%.0e", info.rtol)
      << " |rnnc|\n\n";
 

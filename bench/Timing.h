@@ -12,6 +12,7 @@
 #ifndef RNN_BENCH_TIMING_H
 #define RNN_BENCH_TIMING_H
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -57,6 +58,42 @@ Stats measure(const Policy &policy, Fn &&call) {
     stats.seconds.push_back(now() - before);
   }
   stats.summarize();
+  return stats;
+}
+
+/// Rounds of measureAlternating for calls shorter than this fraction of the
+/// target: over many short calls the shared machine's slow drifts, not the
+/// calls, decide a median, so the implementations compared take turns.
+constexpr int kAlternatingRounds = 5;
+constexpr double kAlternatingCallFraction = 1.0 / 50;
+
+/// Times `calls` (each already warmed up) in kAlternatingRounds turns, each
+/// call timed for targetSeconds / kAlternatingRounds per turn after one
+/// untimed call (which brings its data back into cache after the others
+/// ran); one Stats per call over all its turns. So each ratio between them
+/// is measured over the same stretch of time.
+template <typename... Fns>
+std::vector<Stats> measureAlternating(const Policy &policy, Fns &&...calls) {
+  constexpr size_t n = sizeof...(Fns);
+  std::vector<Stats> stats(n);
+  Policy turn = policy;
+  turn.targetSeconds = policy.targetSeconds / kAlternatingRounds;
+  turn.minReps = (policy.minReps + kAlternatingRounds - 1) / kAlternatingRounds;
+  turn.maxReps = std::max(1, policy.maxReps / kAlternatingRounds);
+  for (int round = 0; round < kAlternatingRounds; ++round) {
+    size_t i = 0;
+    auto take = [&](auto &call) {
+      if (round > 0)
+        call();
+      Stats part = measure(turn, call);
+      stats[i].seconds.insert(stats[i].seconds.end(), part.seconds.begin(),
+                              part.seconds.end());
+      ++i;
+    };
+    (take(calls), ...);
+  }
+  for (Stats &each : stats)
+    each.summarize();
   return stats;
 }
 
