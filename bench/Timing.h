@@ -65,7 +65,7 @@ Stats measure(const Policy &policy, Fn &&call) {
 /// target: over many short calls the shared machine's slow drifts, not the
 /// calls, decide a median, so the implementations compared take turns.
 constexpr int kAlternatingRounds = 5;
-constexpr double kAlternatingCallFraction = 1.0 / 50;
+constexpr double kAlternatingCallFraction = 1.0 / 10;
 
 /// Times `calls` (each already warmed up) in kAlternatingRounds turns, each
 /// call timed for targetSeconds / kAlternatingRounds per turn after one
