@@ -36,9 +36,10 @@ bool isF32Like(Type type) { return getElementTypeOrSelf(type).isF32(); }
 /// A constant of `type` (f32 or i32, or a vector of them) holding `value`.
 Value splat(ImplicitLocOpBuilder &b, Type type, double value) {
   Type element = getElementTypeOrSelf(type);
-  TypedAttr attr = element.isF32()
-                       ? TypedAttr(b.getF32FloatAttr(value))
-                       : TypedAttr(b.getIntegerAttr(element, (int64_t)value));
+  TypedAttr attr =
+      element.isF32()
+          ? TypedAttr(b.getF32FloatAttr(value))
+          : TypedAttr(b.getIntegerAttr(element, static_cast<int64_t>(value)));
   if (auto vector = dyn_cast<VectorType>(type))
     attr = SplatElementsAttr::get(vector, attr);
   return arith::ConstantOp::create(b, attr);
@@ -97,7 +98,8 @@ bool isOne(Value value) { return matchPattern(value, m_OneFloat()); }
 
 /// sigmoid(x), written by the cell lowerings as 1 / (1 + exp(-x)):
 /// 1 / (1 + 2^(-x log2 e)). Absolute error below 1e-7, relative error below
-/// 4e-7 above -87; 0 below -88.7 and 1 above 88.
+/// 4e-7 above -87; exactly 0 below -88.4, where the true value is no longer
+/// a normal float.
 struct SigmoidApproximation : OpRewritePattern<arith::DivFOp> {
   using OpRewritePattern::OpRewritePattern;
 

@@ -55,14 +55,12 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
      << " * or the C output:       cc -std=c99 app.c " << model.name
      << ".c -Iruntime/include -Lbuild/lib -lrnnrt -lm\n"
      << " *                        (or compile the .c files of runtime/src)\n"
-     << " * Arrays are dense, row-major, float32 unless noted. The model "
-        "keeps\n"
-     << " * no state between calls and never allocates: pass a workspace of\n"
-     << " * " << prefix << "WORKSPACE_SIZE bytes aligned to " << prefix
-     << "WORKSPACE_ALIGNMENT.\n"
-     << " * The buffers of a call must not overlap; calls on different "
-        "buffers\n"
-     << " * may run concurrently. */\n"
+     << " * Arrays are dense, row-major, float32 unless noted. The model\n"
+     << " * keeps no state between calls and never allocates: pass a\n"
+     << " * workspace of " << prefix << "WORKSPACE_SIZE bytes aligned to "
+     << prefix << "WORKSPACE_ALIGNMENT.\n"
+     << " * The buffers of a call must not overlap; calls on different\n"
+     << " * buffers may run concurrently. */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <stdint.h>\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";

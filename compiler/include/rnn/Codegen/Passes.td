@@ -135,8 +135,9 @@ def RNNApproximateMathPass : Pass<"rnn-approximate-math"> {
     the sigmoid the cell lowerings write, `1 / (1 + exp(-x))`, within 1e-7
     absolute error (4e-7 relative where the result is a normal float), and
     f32 `tanh`, within 2e-7 absolute and 4e-6 relative error (an odd
-    polynomial near 0); both saturate to exactly 0, 1 or -1 and keep NaN. Other exp and expm1 use MLIR's
-    polynomial approximations (a few ulp). All are plain arithmetic, which
+    polynomial near 0); both saturate to exactly 0, 1 or -1 and keep NaN.
+    Other exp and expm1 use MLIR's polynomial approximations (a few ulp).
+    All are plain arithmetic, which
     the backend vectorizes. They use float/int bit casts, so the C path,
     where EmitC has no such cast, keeps libm.
   }];
