@@ -92,3 +92,20 @@ func.func @not_from_empty(%t: tensor<4xf32>, %block: tensor<2xf32>, %y: memref<4
   bufferization.materialize_in_destination %result in restrict writable %y : (tensor<4xf32>, memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+/// A destination buffer that does not exist yet where the chain starts is
+/// left alone.
+
+// CHECK-LABEL: func.func @later_buffer(
+// CHECK: tensor.empty
+// CHECK-NOT: bufferization.to_tensor
+func.func @later_buffer(%block: tensor<2xf32>) -> memref<4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<4xf32>
+  %filled = linalg.fill ins(%zero : f32) outs(%empty : tensor<4xf32>) -> tensor<4xf32>
+  %y = memref.alloc() : memref<4xf32>
+  bufferization.materialize_in_destination %filled in restrict writable %y : (tensor<4xf32>, memref<4xf32>) -> ()
+  return %y : memref<4xf32>
+}

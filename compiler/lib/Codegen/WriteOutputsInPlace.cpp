@@ -53,6 +53,12 @@ struct RNNWriteOutputsInPlacePass
       tensor::EmptyOp seed = findSoleSeed(op.getSource());
       if (!seed || seed.getType() != op.getSource().getType())
         return;
+      // The buffer must exist where the chain starts (the entry point's
+      // outputs are its arguments).
+      if (Operation *def = dest.getDefiningOp();
+          def &&
+          (def->getBlock() != seed->getBlock() || !def->isBeforeInBlock(seed)))
+        return;
       OpBuilder b(seed);
       // The output's old contents are never read: the chain overwrites what
       // the empty tensor left undefined.
