@@ -82,21 +82,6 @@ Value mlir::rnn::sortRowsByLength(OpBuilder &b, Location loc,
   return loop.getResult(0);
 }
 
-/// Offsets, sizes and strides of `count` rows of `type` from `row` along
-/// `axis` (all of every other dim).
-static SmallVector<SmallVector<OpFoldResult>, 3>
-rowSlice(OpBuilder &b, RankedTensorType type, int64_t axis, OpFoldResult row,
-         int64_t count = 1) {
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t dim : type.getShape())
-    sizes.push_back(b.getIndexAttr(dim));
-  offsets[axis] = row;
-  sizes[axis] = b.getIndexAttr(count);
-  return {offsets, sizes, strides};
-}
-
 Value mlir::rnn::moveRows(OpBuilder &b, Location loc, Value from, Value into,
                           Value order, Value first, int64_t blockRows,
                           int64_t axis, bool toBlock) {
@@ -113,12 +98,13 @@ Value mlir::rnn::moveRows(OpBuilder &b, Location loc, Value from, Value into,
         Value src = toBlock ? row : i, dst = toBlock ? i : row;
         auto fromType = cast<RankedTensorType>(from.getType());
         auto intoType = cast<RankedTensorType>(intoArg[0].getType());
-        auto read = rowSlice(nb, fromType, axis, src);
-        Value slice = tensor::ExtractSliceOp::create(nb, loc, from, read[0],
-                                                     read[1], read[2]);
-        auto write = rowSlice(nb, intoType, axis, dst);
-        Value moved = tensor::InsertSliceOp::create(
-            nb, loc, slice, intoArg[0], write[0], write[1], write[2]);
+        AxisSlice read = axisSlice(nb, fromType, axis, src);
+        Value slice = tensor::ExtractSliceOp::create(
+            nb, loc, from, read.offsets, read.sizes, read.strides);
+        AxisSlice write = axisSlice(nb, intoType, axis, dst);
+        Value moved = tensor::InsertSliceOp::create(nb, loc, slice, intoArg[0],
+                                                    write.offsets, write.sizes,
+                                                    write.strides);
         scf::YieldOp::create(nb, loc, moved);
       });
   return loop.getResult(0);
@@ -134,19 +120,19 @@ RankedTensorType mlir::rnn::withRows(Type type, int64_t axis,
 
 Value mlir::rnn::leadingRows(OpBuilder &b, Location loc, Value full,
                              int64_t axis, int64_t count) {
-  auto slice = rowSlice(b, cast<RankedTensorType>(full.getType()), axis,
-                        b.getIndexAttr(0), count);
-  return tensor::ExtractSliceOp::create(b, loc, full, slice[0], slice[1],
-                                        slice[2]);
+  AxisSlice slice = axisSlice(b, cast<RankedTensorType>(full.getType()), axis,
+                              b.getIndexAttr(0), count);
+  return tensor::ExtractSliceOp::create(b, loc, full, slice.offsets,
+                                        slice.sizes, slice.strides);
 }
 
 Value mlir::rnn::setLeadingRows(OpBuilder &b, Location loc, Value part,
                                 Value full) {
   auto type = cast<RankedTensorType>(part.getType());
-  auto slice =
-      rowSlice(b, type, /*axis=*/0, b.getIndexAttr(0), type.getDimSize(0));
-  return tensor::InsertSliceOp::create(b, loc, part, full, slice[0], slice[1],
-                                       slice[2]);
+  AxisSlice slice =
+      axisSlice(b, type, /*axis=*/0, b.getIndexAttr(0), type.getDimSize(0));
+  return tensor::InsertSliceOp::create(b, loc, part, full, slice.offsets,
+                                       slice.sizes, slice.strides);
 }
 
 //===----------------------------------------------------------------------===//
@@ -226,11 +212,8 @@ ScanLowering::Finished ScanLowering::runLengthSortedBlocks(int64_t blockRows) {
 }
 
 int64_t ScanLowering::stepGrain() {
-  int64_t steps = op.getNumSteps();
-  int64_t unroll = std::min<int64_t>(op.getUnroll(), steps);
-  int64_t mainSteps = steps - steps % unroll;
-  int64_t block = timeBlockSteps(steps, unroll, /*skipping=*/true);
-  return block == mainSteps ? unroll : block;
+  int64_t block = timeBlockSteps(/*skipping=*/true);
+  return block == loopSteps() ? unrollFactor() : block;
 }
 
 bool ScanLowering::shrinkingRowsPay(int64_t batch) {
@@ -240,9 +223,8 @@ bool ScanLowering::shrinkingRowsPay(int64_t batch) {
 SmallVector<Value> ScanLowering::runShrinkingRows(OpBuilder &b,
                                                   SmallVector<Value> state) {
   int64_t steps = op.getNumSteps();
-  int64_t unroll = std::min<int64_t>(op.getUnroll(), steps);
-  int64_t mainSteps = steps - steps % unroll;
-  int64_t block = timeBlockSteps(steps, unroll, /*skipping=*/true);
+  int64_t mainSteps = loopSteps();
+  int64_t block = timeBlockSteps(/*skipping=*/true);
   int64_t grain = stepGrain();
   int64_t blockRows = rows;
   int64_t batchAxis = op.getTimeMajor() ? 1 : 0;

@@ -64,28 +64,42 @@ Value selectRows(OpBuilder &b, Location loc, Value lengths, Value onTrue,
 
 } // namespace
 
-RankedTensorType ScanLowering::carryType(unsigned i) {
-  return cast<RankedTensorType>(op.getCarryArgs()[i].getType());
-}
-
-ScanLowering::TimeSlice ScanLowering::timeSlice(OpBuilder &b, Value sequence,
-                                                OpFoldResult t) {
-  auto type = cast<RankedTensorType>(sequence.getType());
-  TimeSlice slice;
+AxisSlice mlir::rnn::axisSlice(OpBuilder &b, RankedTensorType type,
+                               int64_t axis, OpFoldResult offset,
+                               int64_t count) {
+  AxisSlice slice;
   slice.offsets.assign(type.getRank(), b.getIndexAttr(0));
   slice.strides.assign(type.getRank(), b.getIndexAttr(1));
   for (int64_t dim : type.getShape())
     slice.sizes.push_back(b.getIndexAttr(dim));
-  slice.offsets[timeAxis] = t;
-  slice.sizes[timeAxis] = b.getIndexAttr(1);
+  slice.offsets[axis] = offset;
+  slice.sizes[axis] = b.getIndexAttr(count);
   return slice;
+}
+
+RankedTensorType ScanLowering::carryType(unsigned i) {
+  return cast<RankedTensorType>(op.getCarryArgs()[i].getType());
+}
+
+int64_t ScanLowering::unrollFactor() {
+  return std::min<int64_t>(op.getUnroll(), op.getNumSteps());
+}
+
+int64_t ScanLowering::loopSteps() {
+  int64_t steps = op.getNumSteps();
+  return steps - steps % unrollFactor();
+}
+
+AxisSlice ScanLowering::timeSlice(OpBuilder &b, Value sequence,
+                                  OpFoldResult t) {
+  return axisSlice(b, cast<RankedTensorType>(sequence.getType()), timeAxis, t);
 }
 
 Value ScanLowering::stepInput(OpBuilder &b, Value sequence, OpFoldResult t) {
   auto type = cast<RankedTensorType>(sequence.getType());
   if (reversedIndex)
     t = mirror(b, t, type.getDimSize(timeAxis));
-  TimeSlice slice = timeSlice(b, sequence, t);
+  AxisSlice slice = timeSlice(b, sequence, t);
   SmallVector<int64_t> shape(type.getShape());
   shape.erase(shape.begin() + timeAxis);
   auto stepType = RankedTensorType::get(shape, type.getElementType());
@@ -105,8 +119,8 @@ Value ScanLowering::inputBlock(OpBuilder &b, OpFoldResult first,
   if (reversedIndex) // steps counted from the end: [T - first - count, T -
                      // first)
     first = mirror(b, first, op.getNumSteps() - count + 1);
-  TimeSlice slice = timeSlice(b, input, first);
-  slice.sizes[timeAxis] = b.getIndexAttr(count);
+  AxisSlice slice = axisSlice(b, cast<RankedTensorType>(input.getType()),
+                              timeAxis, first, count);
   return tensor::ExtractSliceOp::create(b, loc, input, slice.offsets,
                                         slice.sizes, slice.strides);
 }
@@ -115,7 +129,7 @@ Value ScanLowering::storeOutput(OpBuilder &b, OpFoldResult t, Value y,
                                 Value outputs) {
   if (reversedIndex && op.getKeepOrder())
     t = mirror(b, t, op.getNumSteps());
-  TimeSlice slice = timeSlice(b, outputs, t);
+  AxisSlice slice = timeSlice(b, outputs, t);
   auto &[offsets, sizes, strides] = slice;
   // Copy into the destination slice (a linalg.copy, which becomes loops)
   // so the insertion itself bufferizes in place, without a strided
@@ -205,9 +219,10 @@ SmallVector<Value> ScanLowering::step(OpBuilder &b, OpFoldResult t,
   return next;
 }
 
-int64_t ScanLowering::timeBlockSteps(int64_t steps, int64_t unroll,
-                                     bool skipping) {
-  int64_t mainSteps = steps - steps % unroll;
+int64_t ScanLowering::timeBlockSteps(bool skipping) {
+  int64_t steps = op.getNumSteps();
+  int64_t unroll = unrollFactor();
+  int64_t mainSteps = loopSteps();
   RankedTensorType outputs = op.getOutputs().getType();
   int64_t batch = carryType(0).getDimSize(0);
   int64_t stepBytes = outputs.getNumElements() / steps / batch * rows *
@@ -231,12 +246,11 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b,
                                           SmallVector<Value> state,
                                           Value activeSteps, StepRange range) {
   int64_t steps = op.getNumSteps();
-  int64_t unroll = std::min<int64_t>(op.getUnroll(), steps);
-  int64_t block = range.block
-                      ? range.block
-                      : timeBlockSteps(steps, unroll, activeSteps != nullptr);
+  int64_t unroll = unrollFactor();
+  int64_t block =
+      range.block ? range.block : timeBlockSteps(activeSteps != nullptr);
   // A loop of one iteration would only hide constant time indices.
-  int64_t mainSteps = steps - steps % unroll;
+  int64_t mainSteps = loopSteps();
   if (mainSteps == unroll && !activeSteps)
     mainSteps = 0;
   if (mainSteps > 0) {

@@ -15,6 +15,14 @@
 
 namespace mlir::rnn {
 
+/// Offsets, sizes and strides of `count` entries of `type` from `offset`
+/// along `axis` (all of every other dim).
+struct AxisSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+AxisSlice axisSlice(OpBuilder &b, RankedTensorType type, int64_t axis,
+                    OpFoldResult offset, int64_t count = 1);
+
 /// Where `ScanLowering::runSteps` starts (a multiple of the iteration or
 /// block size; null: step 0), its block size (0: `timeBlockSteps`'s), and
 /// whether it runs the remainder steps beyond the unrolled loop.
@@ -44,11 +52,6 @@ struct ScanLowering {
   /// (then the body's batch-sized types are narrowed to the block).
   int64_t rows = 0;
 
-  /// Offsets, sizes and strides of the slice at time `t` of a sequence.
-  struct TimeSlice {
-    SmallVector<OpFoldResult> offsets, sizes, strides;
-  };
-
   /// What a scan returns: its outputs and its final carries (the carries
   /// captured at each row's last valid step when lengths are given).
   struct Finished {
@@ -59,8 +62,15 @@ struct ScanLowering {
   /// The type of carry `i` (batch dims first).
   RankedTensorType carryType(unsigned i);
 
+  /// Steps per iteration of the time loop: `unroll`, at most T.
+  int64_t unrollFactor();
+
+  /// The steps the time loop runs (a multiple of unrollFactor()); the
+  /// remainder runs after it.
+  int64_t loopSteps();
+
   /// The slice at time `t` of `sequence`.
-  TimeSlice timeSlice(OpBuilder &b, Value sequence, OpFoldResult t);
+  AxisSlice timeSlice(OpBuilder &b, Value sequence, OpFoldResult t);
 
   /// Step `t` of `sequence` (the input, or a block of its steps), without
   /// its time axis.
@@ -92,7 +102,7 @@ struct ScanLowering {
   /// granularity of the skipping: as short as keeps 32 rows (rows x steps)
   /// per block for the hoisted projection (measured: 16-32 best, 64 5 %
   /// slower at B = 16, 256 15 %).
-  int64_t timeBlockSteps(int64_t steps, int64_t unroll, bool skipping);
+  int64_t timeBlockSteps(bool skipping);
 
   /// Runs the scan's steps on `state` = (carry..., outputs, selected
   /// carry...): a loop over the steps that `unroll` divides, in blocks of
