@@ -260,7 +260,9 @@ Row runConfig(const Config &config, Context &context) {
       ours.scale = static_cast<double>(config.time) / steps;
     }
     // Short calls are timed later, taking turns with oneDNN's; others
-    // right after the warm-up call, before the reference runs.
+    // right after the warm-up call, before the reference runs. The call
+    // that decides is a second one: the first pays for touching the
+    // buffers, and would make calls near the bound look slower.
     if (!checkOnly) {
       double before = now();
       model->run();

@@ -53,7 +53,9 @@ Type i32Like(ImplicitLocOpBuilder &b, Type type) {
 }
 
 /// `value < bound ? value : bound` and the like, NaN-propagating: a NaN
-/// compares unordered and is kept.
+/// compares unordered and is kept. As compare-and-select each bound is one
+/// vminps/vmaxps; arith.minimumf would also order -0 and +0 and take
+/// several instructions.
 Value clampNaNPropagating(ImplicitLocOpBuilder &b, Value value, double low,
                           double high) {
   Type type = value.getType();
