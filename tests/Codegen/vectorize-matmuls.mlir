@@ -81,3 +81,49 @@ func.func @zero_accumulator(%h: tensor<16x64xf32>, %w: tensor<64x128xf32>) -> te
   %0 = linalg.matmul ins(%h, %w : tensor<16x64xf32>, tensor<64x128xf32>) outs(%acc : tensor<16x128xf32>) -> tensor<16x128xf32>
   return %0 : tensor<16x128xf32>
 }
+
+// -----
+
+/// A pair marked `rnn.fuse_k_loops` (a piece of the input projection and
+/// the recurrent matrix-vector product of one step) shares its loops: each
+/// gets half of a block's accumulators and the same number of column
+/// blocks (2: 4 x 32 and 1 x 128 here; 8 of 4 x 8 and 1 x 32 with the
+/// small blocks, where 16 lanes would not divide 8 columns), and one loop
+/// over k runs both contractions. Another matmul reading the same weights
+/// (the first rows of the projection) uses the pair's column width, so the
+/// weights are packed once for both.
+
+// CHECK-LABEL: func.func @shared_k_loop
+// CHECK: scf.for %[[J:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:   %[[BLOCK:.*]] = arith.divui %[[J]]
+// CHECK:   arith.muli %[[BLOCK]]
+// CHECK:   scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<4x32xf32>, vector<1x128xf32>)
+// CHECK:     vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+// CHECK:     vector.contract {{.*}} : vector<1x1xf32>, vector<1x128xf32> into vector<1x128xf32>
+// CHECK-NEXT: scf.yield
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+// SMALL-LABEL: func.func @shared_k_loop
+// SMALL: vector.contract {{.*}} : vector<4x1xf32>, vector<1x8xf32> into vector<4x8xf32>
+// SMALL-NOT: scf.yield
+// SMALL: vector.contract {{.*}} : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
+func.func @shared_k_loop(%x: tensor<4x16xf32>, %wi: tensor<16x256xf32>, %col: index, %h: tensor<1x16xf32>, %wh: tensor<16x256xf32>, %p: tensor<4x64xf32>, %g: tensor<1x256xf32>, %first: tensor<4x256xf32>) -> (tensor<4x64xf32>, tensor<1x256xf32>, tensor<4x256xf32>) {
+  %piece = tensor.extract_slice %wi[0, %col] [16, 64] [1, 1] : tensor<16x256xf32> to tensor<16x64xf32>
+  %0 = linalg.matmul {rnn.fuse_k_loops = 0 : i64} ins(%x, %piece : tensor<4x16xf32>, tensor<16x64xf32>) outs(%p : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %1 = linalg.matmul {rnn.fuse_k_loops = 0 : i64} ins(%h, %wh : tensor<1x16xf32>, tensor<16x256xf32>) outs(%g : tensor<1x256xf32>) -> tensor<1x256xf32>
+  %2 = linalg.matmul ins(%x, %wi : tensor<4x16xf32>, tensor<16x256xf32>) outs(%first : tensor<4x256xf32>) -> tensor<4x256xf32>
+  return %0, %1, %2 : tensor<4x64xf32>, tensor<1x256xf32>, tensor<4x256xf32>
+}
+
+// -----
+
+/// A marked pair of different depths cannot share a loop over k: each is
+/// vectorized on its own.
+
+// CHECK-LABEL: func.func @negative_shared_other_depth
+// CHECK: scf.for {{.*}} -> (vector<4x64xf32>)
+// CHECK: scf.for {{.*}} -> (vector<1x256xf32>)
+func.func @negative_shared_other_depth(%x: tensor<4x8xf32>, %wi: tensor<8x64xf32>, %h: tensor<1x16xf32>, %wh: tensor<16x256xf32>, %p: tensor<4x64xf32>, %g: tensor<1x256xf32>) -> (tensor<4x64xf32>, tensor<1x256xf32>) {
+  %0 = linalg.matmul {rnn.fuse_k_loops = 0 : i64} ins(%x, %wi : tensor<4x8xf32>, tensor<8x64xf32>) outs(%p : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %1 = linalg.matmul {rnn.fuse_k_loops = 0 : i64} ins(%h, %wh : tensor<1x16xf32>, tensor<16x256xf32>) outs(%g : tensor<1x256xf32>) -> tensor<1x256xf32>
+  return %0, %1 : tensor<4x64xf32>, tensor<1x256xf32>
+}

@@ -2,6 +2,8 @@
 
 #include "rnn/Codegen/Passes.h"
 
+#include "FuseSiblingLoops.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -64,6 +66,13 @@ bool isSliceOf(Value value, Value root) {
   return true;
 }
 
+/// The value `value` is a slice of a slice ... of.
+Value sliceRoot(Value value) {
+  while (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>())
+    value = slice.getSource();
+  return value;
+}
+
 /// True if `loop`'s induction variable positions a slice of `weights`.
 bool indexesWeights(scf::ForOp loop, Value weights) {
   return llvm::any_of(loop.getInductionVar().getUsers(), [&](Operation *user) {
@@ -114,10 +123,11 @@ void reverseWhen(RewriterBase &rewriter, scf::ForOp loop, Value backward) {
 }
 
 /// Tiles `op` into m x n blocks, each a loop over k of one-step blocks, and
-/// vectorizes the blocks.
-LogicalResult vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
-                              int64_t m, int64_t n,
-                              std::optional<SweepOrder> sweep) {
+/// vectorizes the blocks. Returns the loops, outermost first: column
+/// blocks, row blocks, k.
+FailureOr<SmallVector<scf::ForOp>>
+vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
+                int64_t n, std::optional<SweepOrder> sweep) {
   rewriter.setInsertionPoint(op);
   Value weights = op.getInputs()[1];
   Value backward =
@@ -179,7 +189,39 @@ LogicalResult vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
   for (Operation *fill : fills)
     if (isa<linalg::FillOp>(fill) && failed(vectorizeBlock(rewriter, fill)))
       return failure();
-  return success();
+  SmallVector<scf::ForOp> loops;
+  for (LoopLikeOpInterface loop :
+       llvm::concat<LoopLikeOpInterface>(tiled->loops, stepped->loops))
+    if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+      loops.push_back(forOp);
+  return loops;
+}
+
+/// Columns per block for matmuls that share their loops: every matmul gets
+/// the same number of column blocks, as few as keep its accumulators
+/// (rows x columns) within its share of a block's, in whole vectors.
+std::optional<SmallVector<int64_t>>
+sharedColumnBlocks(ArrayRef<linalg::MatmulOp> group, int64_t accumulators) {
+  int64_t share = accumulators / static_cast<int64_t>(group.size());
+  for (int64_t lanes : {16, 8}) {
+    for (int64_t blocks = 1;; ++blocks) {
+      SmallVector<int64_t> widths;
+      bool fits = true, possible = false;
+      for (linalg::MatmulOp op : group) {
+        SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+        int64_t width = ranges[1] / blocks;
+        possible |= width >= lanes;
+        fits &= ranges[1] % blocks == 0 && width % lanes == 0 &&
+                ranges[0] * width <= share;
+        widths.push_back(width);
+      }
+      if (fits)
+        return widths;
+      if (!possible)
+        break;
+    }
+  }
+  return std::nullopt;
 }
 
 /// The sweep order of each matmul that reads weights read again: by another
@@ -224,7 +266,45 @@ struct RNNVectorizeMatmulsPass
     if (alternateSweeps)
       sweeps = sweepOrders(matmuls);
     IRRewriter rewriter(&getContext());
+    // Matmuls marked to share their loop over k are tiled alike and then
+    // fused loop by loop (column blocks, row blocks, k).
+    llvm::MapVector<std::pair<Block *, Attribute>,
+                    SmallVector<linalg::MatmulOp>>
+        shared;
+    for (linalg::MatmulOp op : matmuls)
+      if (Attribute group = op->getAttr(rnn::kFuseKLoopsAttrName))
+        shared[{op->getBlock(), group}].push_back(op);
+    llvm::SmallPtrSet<Operation *, 8> done;
+    // Column widths of the weights read by shared loops: other matmuls
+    // reading the same weights use them too, so the weights are packed
+    // once, for all their readers.
+    llvm::DenseMap<Value, int64_t> weightWidths;
+    for (auto &[key, group] : shared) {
+      std::optional<SmallVector<int64_t>> widths;
+      if (group.size() == 2 && group[0].getStaticLoopRanges()[2] ==
+                                   group[1].getStaticLoopRanges()[2])
+        widths = sharedColumnBlocks(group, tileM * tileN);
+      if (!widths)
+        continue;
+      SmallVector<SmallVector<scf::ForOp>> nests;
+      for (auto [op, width] : llvm::zip(group, *widths)) {
+        std::optional<SweepOrder> sweep;
+        if (auto it = sweeps.find(op); it != sweeps.end())
+          sweep = it->second;
+        done.insert(op);
+        weightWidths[sliceRoot(op.getInputs()[1])] = width;
+        FailureOr<SmallVector<scf::ForOp>> loops = vectorizeMatmul(
+            rewriter, op, op.getStaticLoopRanges()[0], width, sweep);
+        if (failed(loops))
+          return signalPassFailure();
+        nests.push_back(*loops);
+      }
+      if (failed(fuseNests(rewriter, nests[0], nests[1])))
+        return signalPassFailure();
+    }
     for (linalg::MatmulOp op : matmuls) {
+      if (done.contains(op))
+        continue;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       int64_t m = largestDivisor(ranges[0], tileM);
       // Fewer rows than a block holds (small batches): widen the block so
@@ -236,6 +316,9 @@ struct RNNVectorizeMatmulsPass
       // measured several times slower.
       if (wide > n && llvm::isPowerOf2_64(wide))
         n = wide;
+      if (auto it = weightWidths.find(sliceRoot(op.getInputs()[1]));
+          it != weightWidths.end() && ranges[1] % it->second == 0)
+        n = it->second;
       // Narrow blocks would waste most of each vector register.
       if (n < 8)
         continue;
@@ -245,6 +328,29 @@ struct RNNVectorizeMatmulsPass
       if (failed(vectorizeMatmul(rewriter, op, m, n, sweep)))
         return signalPassFailure();
     }
+  }
+
+  /// Fuses two loop nests of the same shape level by level: the outermost
+  /// loops, then the two loops each fused body holds, and so on.
+  LogicalResult fuseNests(RewriterBase &rewriter, ArrayRef<scf::ForOp> a,
+                          ArrayRef<scf::ForOp> b) {
+    if (a.empty() || a.size() != b.size())
+      return success();
+    bool aFirst = a.front()->isBeforeInBlock(b.front());
+    FailureOr<scf::ForOp> fused =
+        aFirst ? rnn::fuseSiblingLoops(rewriter, a.front(), b.front())
+               : rnn::fuseSiblingLoops(rewriter, b.front(), a.front());
+    if (failed(fused))
+      return a.front()->emitOpError("could not share its loop with a sibling");
+    for (size_t depth = 1; depth < a.size(); ++depth) {
+      auto inner = llvm::to_vector(fused->getBody()->getOps<scf::ForOp>());
+      if (inner.size() != 2)
+        return fused->emitOpError("expected two loops to fuse");
+      fused = rnn::fuseSiblingLoops(rewriter, inner[0], inner[1]);
+      if (failed(fused))
+        return inner[0]->emitOpError("could not share its loop with a sibling");
+    }
+    return success();
   }
 };
 

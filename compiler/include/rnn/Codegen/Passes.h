@@ -13,6 +13,10 @@
 
 namespace mlir::rnn {
 
+/// Marks matmuls that `--rnn-vectorize-matmuls` runs in one loop over k
+/// (the value groups them), set by `--rnn-overlap-input-projection`.
+constexpr llvm::StringLiteral kFuseKLoopsAttrName = "rnn.fuse_k_loops";
+
 #define GEN_PASS_DECL
 #include "rnn/Codegen/Passes.h.inc"
 
