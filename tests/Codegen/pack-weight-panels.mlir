@@ -169,3 +169,49 @@ func.func @negative_full_width() -> tensor<1x8xf32> {
   %row = tensor.extract_slice %w[3, 0] [1, 8] [1, 1] : tensor<8x8xf32> to tensor<1x8xf32>
   return %row : tensor<1x8xf32>
 }
+
+// -----
+
+/// A block of columns at a dynamic offset, read panel by panel (a piece of
+/// the projection, then its register blocks): the panels are read straight
+/// from the packed constant, at the block's offset plus the panel's. The
+/// block's offset is a product of a multiple of the panel width.
+
+// CHECK-LABEL: func.func @slice_of_slice
+// CHECK-DAG: %[[PACKED:.*]] = arith.constant dense<1.000000e+00> : tensor<4x8x2xf32>
+// CHECK: %[[BLOCK:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: scf.for %[[J:[^ ]+]] =
+// CHECK:   %[[COLUMN:.*]] = arith.addi %[[BLOCK]], %[[J]] : index
+// CHECK:   %[[PANEL:.*]] = arith.divui %[[COLUMN]], %{{.*}} : index
+// CHECK:   tensor.extract_slice %[[PACKED]][%[[PANEL]], 3, 0] [1, 1, 2] [1, 1, 1] : tensor<4x8x2xf32> to tensor<1x2xf32>
+// CHECK-NOT: tensor<8x8xf32>
+// CHECK-NOT: tensor<8x4xf32>
+func.func @slice_of_slice(%piece: index, %out: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x8xf32>
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %column = arith.muli %piece, %c4 : index
+  %block = tensor.extract_slice %w[0, %column] [8, 4] [1, 1] : tensor<8x8xf32> to tensor<8x4xf32>
+  %r = scf.for %j = %c0 to %c4 step %c2 iter_args(%a = %out) -> (tensor<1x2xf32>) {
+    %row = tensor.extract_slice %block[3, %j] [1, 2] [1, 1] : tensor<8x4xf32> to tensor<1x2xf32>
+    %sum = arith.addf %a, %row : tensor<1x2xf32>
+    scf.yield %sum : tensor<1x2xf32>
+  }
+  return %r : tensor<1x2xf32>
+}
+
+// -----
+
+/// A product with an index that is not a multiple of the width is not
+/// aligned (3 * 1 columns): the constant stays as it is.
+
+// CHECK-LABEL: func.func @negative_product_misaligned
+// CHECK: arith.constant dense<1.000000e+00> : tensor<8x8xf32>
+func.func @negative_product_misaligned(%i: index) -> tensor<1x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x8xf32>
+  %c3 = arith.constant 3 : index
+  %column = arith.muli %i, %c3 : index
+  %row = tensor.extract_slice %w[0, %column] [1, 2] [1, 1] : tensor<8x8xf32> to tensor<1x2xf32>
+  return %row : tensor<1x2xf32>
+}

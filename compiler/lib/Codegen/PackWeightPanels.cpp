@@ -25,8 +25,9 @@ using namespace mlir;
 namespace {
 
 /// True if `offset` is always a multiple of `width`: a constant multiple,
-/// the induction variable of a loop whose start and step are multiples, or
-/// a sum, difference or choice of such (a loop visited backwards).
+/// the induction variable of a loop whose start and step are multiples, a
+/// product with a multiple, or a sum, difference or choice of such (a loop
+/// visited backwards).
 bool isMultipleOf(OpFoldResult offset, int64_t width) {
   if (std::optional<int64_t> constant = getConstantIntValue(offset))
     return *constant % width == 0;
@@ -42,6 +43,9 @@ bool isMultipleOf(OpFoldResult offset, int64_t width) {
   Operation *def = value.getDefiningOp();
   if (isa<arith::AddIOp, arith::SubIOp>(def))
     return isMultipleOf(def->getOperand(0), width) &&
+           isMultipleOf(def->getOperand(1), width);
+  if (isa<arith::MulIOp>(def))
+    return isMultipleOf(def->getOperand(0), width) ||
            isMultipleOf(def->getOperand(1), width);
   if (auto select = dyn_cast<arith::SelectOp>(def))
     return isMultipleOf(select.getTrueValue(), width) &&
@@ -99,6 +103,54 @@ DenseElementsAttr packPanels(DenseElementsAttr value, int64_t width) {
   return DenseElementsAttr::getFromRawBuffer(packedType, packed);
 }
 
+OpFoldResult add(OpBuilder &b, Location loc, OpFoldResult x, OpFoldResult y) {
+  std::optional<int64_t> cx = getConstantIntValue(x);
+  std::optional<int64_t> cy = getConstantIntValue(y);
+  if (cx && cy)
+    return b.getIndexAttr(*cx + *cy);
+  if (cx == 0)
+    return y;
+  if (cy == 0)
+    return x;
+  auto value = [&](OpFoldResult v) -> Value {
+    if (auto attr = dyn_cast<Attribute>(v))
+      return arith::ConstantIndexOp::create(b, loc,
+                                            cast<IntegerAttr>(attr).getInt());
+    return cast<Value>(v);
+  };
+  return arith::AddIOp::create(b, loc, value(x), value(y)).getResult();
+}
+
+/// Reads through a slice of `constant` that is only sliced further (a
+/// block of columns of the weights, then its panels) become slices of
+/// `constant` itself, so that their panels are seen.
+void readThroughSlices(arith::ConstantOp constant) {
+  for (Operation *user : llvm::make_early_inc_range(constant->getUsers())) {
+    auto outer = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!outer || !outer.hasUnitStride() ||
+        outer.getType().getRank() != outer.getSourceType().getRank() ||
+        !llvm::all_of(outer->getUsers(), [](Operation *op) {
+          auto inner = dyn_cast<tensor::ExtractSliceOp>(op);
+          return inner && inner.hasUnitStride();
+        }))
+      continue;
+    for (Operation *op : llvm::make_early_inc_range(outer->getUsers())) {
+      auto inner = cast<tensor::ExtractSliceOp>(op);
+      OpBuilder b(inner);
+      SmallVector<OpFoldResult> offsets;
+      for (auto [x, y] :
+           llvm::zip(outer.getMixedOffsets(), inner.getMixedOffsets()))
+        offsets.push_back(add(b, inner.getLoc(), x, y));
+      auto direct = tensor::ExtractSliceOp::create(
+          b, inner.getLoc(), inner.getType(), constant.getResult(), offsets,
+          inner.getMixedSizes(), inner.getMixedStrides());
+      inner.replaceAllUsesWith(direct.getResult());
+      inner.erase();
+    }
+    outer.erase();
+  }
+}
+
 struct RNNPackWeightPanelsPass
     : rnn::impl::RNNPackWeightPanelsPassBase<RNNPackWeightPanelsPass> {
   void runOnOperation() override {
@@ -106,6 +158,7 @@ struct RNNPackWeightPanelsPass
     getOperation()->walk([&](arith::ConstantOp constant) {
       if (!isa<DenseElementsAttr>(constant.getValue()))
         return;
+      readThroughSlices(constant);
       if (std::optional<int64_t> width = panelWidth(constant))
         candidates.emplace_back(constant, *width);
     });
