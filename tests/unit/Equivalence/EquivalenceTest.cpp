@@ -104,9 +104,11 @@ std::string toYaml(const CaseConfig &config) {
   return os.str();
 }
 
-/// Random weights with every key the spec expects.
+/// Random weights with every key the spec expects: within +-0.5, and
+/// +-1/sqrt(fan-in) for kernels with a larger fan-in (as Flax's
+/// initializers scale), so that wider cells with unbounded activations stay
+/// stable over the sequence.
 ParamTree randomWeights(const spec::Model &model, std::mt19937 &rng) {
-  std::uniform_real_distribution<float> dist(-0.5f, 0.5f);
   ParamTree tree;
   for (size_t k = 0; k < model.layers.size(); ++k)
     for (const spec::RNN *rnn : spec::layerDirections(model.layers[k])) {
@@ -119,6 +121,12 @@ ParamTree randomWeights(const spec::Model &model, std::mt19937 &rng) {
         Tensor tensor;
         tensor.shape = param.shape;
         tensor.data.resize(tensor.numElements());
+        int64_t fanIn = 1;
+        for (size_t d = 0; d + 1 < param.shape.size(); ++d)
+          fanIn *= param.shape[d];
+        float bound =
+            std::min(0.5f, 1.0f / std::sqrt(static_cast<float>(fanIn)));
+        std::uniform_real_distribution<float> dist(-bound, bound);
         for (float &v : tensor.data)
           v = dist(rng);
         tree[param.key] = std::move(tensor);
@@ -362,6 +370,17 @@ std::vector<CaseConfig> cases() {
     g.layers[0].initInput = true;
     g.layers[0].unroll = 2;
     all.push_back(g);
+    // Batch 1 with input size = hidden size and T a multiple of 8: the
+    // projection is computed piece by piece inside the time loop
+    // (--rnn-overlap-input-projection, with the AVX-512 kernel), then a
+    // loop of the last group of steps.
+    CaseConfig o = base("batch1_overlapped_projection");
+    o.batch = {1};
+    o.time = 24;
+    o.features = "32";
+    o.layers[0].features = 32;
+    o.layers[0].initInput = true;
+    all.push_back(o);
   }
 
   // ConvLSTM over 2-D and 1-D frames.
