@@ -89,8 +89,9 @@ func.func @batch1(%x: tensor<32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x
 // -----
 
 /// Left alone: steps read in reverse (row 31 - t), a recurrent matmul of
-/// another depth (input size 16, hidden size 8), and T = 3 (no group of 2
-/// rows fits twice).
+/// another depth (input size 16, hidden size 8), T = 3 (no group of 2 rows
+/// fits 4 times), and a kernel that another matmul also reads (as the
+/// phases of zero-padded rows share theirs).
 
 // CHECK-LABEL: func.func @negative_reversed
 // CHECK-NOT: rnn.fuse_k_loops
@@ -164,4 +165,29 @@ func.func @negative_three_steps(%x: tensor<3x16xf32>, %wi: tensor<16x64xf32>, %w
     scf.yield %next : tensor<1x16xf32>
   }
   return %r : tensor<1x16xf32>
+}
+
+// CHECK-LABEL: func.func @negative_shared_kernel
+// CHECK-NOT: rnn.fuse_k_loops
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x16xf32>, tensor<16x64xf32>)
+func.func @negative_shared_kernel(%x: tensor<32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>, %h0: tensor<1x16xf32>, %other: tensor<4x16xf32>, %acc: tensor<4x64xf32>) -> (tensor<1x16xf32>, tensor<4x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %e = tensor.empty() : tensor<32x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %p = linalg.matmul ins(%x, %wi : tensor<32x16xf32>, tensor<16x64xf32>) outs(%f : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %seq = tensor.expand_shape %p [[0, 1], [2]] output_shape [1, 32, 64] : tensor<32x64xf32> into tensor<1x32x64xf32>
+  %r = scf.for %t = %c0 to %c32 step %c1 iter_args(%h = %h0) -> (tensor<1x16xf32>) {
+    %row = tensor.extract_slice %seq[0, %t, 0] [1, 1, 64] [1, 1, 1] : tensor<1x32x64xf32> to tensor<1x64xf32>
+    %e2 = tensor.empty() : tensor<1x64xf32>
+    %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x64xf32>) -> tensor<1x64xf32>
+    %g = linalg.matmul ins(%h, %wh : tensor<1x16xf32>, tensor<16x64xf32>) outs(%f2 : tensor<1x64xf32>) -> tensor<1x64xf32>
+    %sum = linalg.add ins(%row, %g : tensor<1x64xf32>, tensor<1x64xf32>) outs(%e2 : tensor<1x64xf32>) -> tensor<1x64xf32>
+    %next = tensor.extract_slice %sum[0, 0] [1, 16] [1, 1] : tensor<1x64xf32> to tensor<1x16xf32>
+    scf.yield %next : tensor<1x16xf32>
+  }
+  %o = linalg.matmul ins(%other, %wi : tensor<4x16xf32>, tensor<16x64xf32>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %r, %o : tensor<1x16xf32>, tensor<4x64xf32>
 }

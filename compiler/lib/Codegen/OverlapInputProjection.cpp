@@ -83,9 +83,15 @@ std::optional<Candidate> match(linalg::MatmulOp projection, int64_t rows,
   if (kernel.getNumElements() * kernel.getElementTypeBitWidth() / 8 >
       maxKernelBytes)
     return std::nullopt;
-  // As many rows as fit, each piece at least a 16-float vector per row.
+  // The kernel is read by this projection only: pieces read it in slices
+  // of their own width, which other readers (the projections of the phases
+  // of zero-padded rows) would then have to share.
+  if (!projection.getInputs()[1].hasOneUse())
+    return std::nullopt;
+  // As many rows as fit, each piece at least a 16-float vector per row, and
+  // the first group, projected before the loop, at most a quarter of it.
   while (rows > 1 && (columns % (rows * kPieceLanes) != 0 ||
-                      steps % rows != 0 || steps < 2 * rows))
+                      steps % rows != 0 || steps < 4 * rows))
     rows /= 2;
   if (rows < 2)
     return std::nullopt;

@@ -201,11 +201,15 @@ def RNNOverlapInputProjectionPass : Pass<"rnn-overlap-input-projection"> {
     group's steps, with nothing left to project, run in a loop of their own.
 
     `rows` is the largest power of two up to the option that divides T,
-    leaves T >= 2 `rows`, and gives pieces of at least 16 columns per row.
-    Kernels larger than `max-kernel-bytes` are left alone: every piece reads
-    its slice of the kernel again, which must then stay in cache (1 MiB,
-    this machine's L2; LSTM H=1024 was 5-10 % slower). Each element still
-    sums the same products in the same order.
+    leaves T >= 4 `rows` (the first group, not overlapped, is at most a
+    quarter of the steps), and gives pieces of at least 16 columns per row.
+    Left alone: kernels larger than `max-kernel-bytes` (every piece reads
+    its slice of the kernel again, which must then stay in cache: 1 MiB,
+    this machine's L2; LSTM H=1024 was 5-10 % slower), and kernels that
+    other matmuls read too (the projections of the phases of zero-padded
+    rows: they would have to read it in the pieces' narrow blocks; GRU
+    H=256 B=16 was 1.8x slower). Each element still sums the same products
+    in the same order.
   }];
   let options = [
     Option<"rows", "rows", "int64_t", "8",
