@@ -299,8 +299,7 @@ struct RNNVectorizeMatmulsPass
           return signalPassFailure();
         nests.push_back(*loops);
       }
-      if (failed(fuseNests(rewriter, nests[0], nests[1])))
-        return signalPassFailure();
+      fuseNests(rewriter, nests[0], nests[1]);
     }
     for (linalg::MatmulOp op : matmuls) {
       if (done.contains(op))
@@ -331,26 +330,22 @@ struct RNNVectorizeMatmulsPass
   }
 
   /// Fuses two loop nests of the same shape level by level: the outermost
-  /// loops, then the two loops each fused body holds, and so on.
-  LogicalResult fuseNests(RewriterBase &rewriter, ArrayRef<scf::ForOp> a,
-                          ArrayRef<scf::ForOp> b) {
+  /// loops, then the two loops each fused body holds, and so on. Stops at
+  /// the first level that cannot be fused: the loops stay correct apart.
+  static void fuseNests(RewriterBase &rewriter, ArrayRef<scf::ForOp> a,
+                        ArrayRef<scf::ForOp> b) {
     if (a.empty() || a.size() != b.size())
-      return success();
+      return;
     bool aFirst = a.front()->isBeforeInBlock(b.front());
     FailureOr<scf::ForOp> fused =
         aFirst ? rnn::fuseSiblingLoops(rewriter, a.front(), b.front())
                : rnn::fuseSiblingLoops(rewriter, b.front(), a.front());
-    if (failed(fused))
-      return a.front()->emitOpError("could not share its loop with a sibling");
-    for (size_t depth = 1; depth < a.size(); ++depth) {
+    for (size_t depth = 1; succeeded(fused) && depth < a.size(); ++depth) {
       auto inner = llvm::to_vector(fused->getBody()->getOps<scf::ForOp>());
       if (inner.size() != 2)
-        return fused->emitOpError("expected two loops to fuse");
+        return;
       fused = rnn::fuseSiblingLoops(rewriter, inner[0], inner[1]);
-      if (failed(fused))
-        return inner[0]->emitOpError("could not share its loop with a sibling");
     }
-    return success();
   }
 };
 
