@@ -154,14 +154,19 @@ void readThroughSlices(arith::ConstantOp constant) {
 struct RNNPackWeightPanelsPass
     : rnn::impl::RNNPackWeightPanelsPassBase<RNNPackWeightPanelsPass> {
   void runOnOperation() override {
-    SmallVector<std::pair<arith::ConstantOp, int64_t>> candidates;
+    // Collected first: reading through slices erases ops the walk has not
+    // visited yet.
+    SmallVector<arith::ConstantOp> constants;
     getOperation()->walk([&](arith::ConstantOp constant) {
-      if (!isa<DenseElementsAttr>(constant.getValue()))
-        return;
+      if (isa<DenseElementsAttr>(constant.getValue()))
+        constants.push_back(constant);
+    });
+    SmallVector<std::pair<arith::ConstantOp, int64_t>> candidates;
+    for (arith::ConstantOp constant : constants) {
       readThroughSlices(constant);
       if (std::optional<int64_t> width = panelWidth(constant))
         candidates.emplace_back(constant, *width);
-    });
+    }
     for (auto [constant, width] : candidates) {
       OpBuilder b(constant);
       auto packed = arith::ConstantOp::create(
