@@ -41,6 +41,15 @@ protected:
     return rnn::fuseSiblingLoops(rewriter, found[0], found[1]);
   }
 
+  /// Parses `body`, whose two loops must not be fused, and checks that
+  /// fusing them fails and leaves the IR as it was.
+  void expectRefused(StringRef body) {
+    parse(body);
+    std::string before = print();
+    EXPECT_TRUE(failed(fuse()));
+    EXPECT_EQ(print(), before);
+  }
+
   std::string print() {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -102,54 +111,38 @@ TEST_F(FuseSiblingLoopsTest, RunsBothBodiesInOneLoop) {
   EXPECT_EQ(ret.getOperand(1), fused->getResult(1));
 }
 
-TEST_F(FuseSiblingLoopsTest, RefusesDifferentTripCounts) {
-  parse(R"(
+// Two loops from 0 step 1 up to the given bounds; the second starts from
+// `secondInit` (the first loop's result %a makes it dependent).
+std::string twoLoops(StringRef firstUpper, StringRef secondUpper,
+                     StringRef secondInit) {
+  return (R"(
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %c5 = arith.constant 5 : index
-  %a = scf.for %i = %c0 to %c4 step %c1 iter_args(%s = %c0) -> (index) {
+  %a = scf.for %i = %c0 to )" +
+          firstUpper + R"( step %c1 iter_args(%s = %c0) -> (index) {
     scf.yield %i : index
   }
-  %b = scf.for %j = %c0 to %c5 step %c1 iter_args(%s = %c0) -> (index) {
+  %b = scf.for %j = %c0 to )" +
+          secondUpper + R"( step %c1 iter_args(%s = )" + secondInit +
+          R"() -> (index) {
     scf.yield %j : index
   }
-  return %a, %b : index, index)");
-  std::string before = print();
-  EXPECT_TRUE(failed(fuse()));
-  EXPECT_EQ(print(), before);
+  return %a, %b : index, index)")
+      .str();
+}
+
+TEST_F(FuseSiblingLoopsTest, RefusesDifferentTripCounts) {
+  expectRefused(twoLoops("%c4", "%c5", "%c0"));
 }
 
 TEST_F(FuseSiblingLoopsTest, RefusesADependentSecondLoop) {
-  parse(R"(
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  %a = scf.for %i = %c0 to %c4 step %c1 iter_args(%s = %c0) -> (index) {
-    scf.yield %i : index
-  }
-  %b = scf.for %j = %c0 to %c4 step %c1 iter_args(%s = %a) -> (index) {
-    scf.yield %j : index
-  }
-  return %a, %b : index, index)");
-  std::string before = print();
-  EXPECT_TRUE(failed(fuse()));
-  EXPECT_EQ(print(), before);
+  expectRefused(twoLoops("%c4", "%c4", "%a"));
 }
 
 TEST_F(FuseSiblingLoopsTest, RefusesDynamicBounds) {
-  parse(R"(
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %a = scf.for %i = %c0 to %n step %c1 iter_args(%s = %c0) -> (index) {
-    scf.yield %i : index
-  }
-  %b = scf.for %j = %c0 to %n step %c1 iter_args(%s = %c0) -> (index) {
-    scf.yield %j : index
-  }
-  return %a, %b : index, index)");
-  EXPECT_TRUE(failed(fuse()));
-  EXPECT_EQ(loops().size(), 2u);
+  expectRefused(twoLoops("%n", "%n", "%c0"));
 }
 
 } // namespace
