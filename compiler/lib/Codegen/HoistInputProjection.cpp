@@ -2,10 +2,11 @@
 
 #include "rnn/Codegen/Passes.h"
 
+#include "MatmulMatchers.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 #include <array>
@@ -58,10 +59,12 @@ std::optional<SlicedOperand> traceTimeSlice(Value lhs) {
   ArrayRef<int64_t> sizes = slice.getStaticSizes();
   int64_t partial = 0;
   for (int64_t d = 0; d < source.getRank(); ++d) {
-    if (ShapedType::isDynamic(sizes[d]) || ShapedType::isDynamic(source.getDimSize(d)))
+    if (ShapedType::isDynamic(sizes[d]) ||
+        ShapedType::isDynamic(source.getDimSize(d)))
       return std::nullopt;
     if (sizes[d] == source.getDimSize(d)) {
-      std::optional<int64_t> offset = getConstantIntValue(slice.getMixedOffsets()[d]);
+      std::optional<int64_t> offset =
+          getConstantIntValue(slice.getMixedOffsets()[d]);
       if (!offset || *offset != 0)
         return std::nullopt;
       continue;
@@ -74,15 +77,6 @@ std::optional<SlicedOperand> traceTimeSlice(Value lhs) {
     return std::nullopt;
   traced.slice = slice;
   return traced;
-}
-
-/// Whether `op` computes `lhs @ rhs` into zeros.
-bool isPlainMatmulFromZero(linalg::MatmulOp op) {
-  if (!op.hasPureTensorSemantics() ||
-      op.getIndexingMapsArray() != op.getDefaultIndexingMaps(op.getContext()))
-    return false;
-  auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
-  return fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
 }
 
 /// Where the projection of `sequence` by `kernel` may go for `op`: before
@@ -115,7 +109,7 @@ struct RNNHoistInputProjectionPass
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation()->walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     for (linalg::MatmulOp op : matmuls) {
-      if (!isPlainMatmulFromZero(op))
+      if (!rnn::isPlainMatmulFromZero(op))
         continue;
       std::optional<SlicedOperand> traced = traceTimeSlice(op.getInputs()[0]);
       if (!traced)
@@ -129,8 +123,7 @@ struct RNNHoistInputProjectionPass
       OpBuilder b(op.getContext());
       Location loc = op.getLoc();
       auto seqType = cast<RankedTensorType>(sequence.getType());
-      int64_t columns =
-          cast<RankedTensorType>(kernel.getType()).getDimSize(1);
+      int64_t columns = cast<RankedTensorType>(kernel.getType()).getDimSize(1);
       if (!projection || !dominance.properlyDominates(projection, op)) {
         b.setInsertionPoint(point);
         // (*, I) rows -> one (N, I) x (I, G*H) matmul -> (*, G*H).
@@ -145,10 +138,10 @@ struct RNNHoistInputProjectionPass
         Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
         Value empty = tensor::EmptyOp::create(b, loc, {n, columns}, element);
         Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-        Value product = linalg::MatmulOp::create(
-                            b, loc, TypeRange{init.getType()},
-                            ValueRange{flat, kernel}, ValueRange{init})
-                            .getResult(0);
+        Value product =
+            linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
+                                     ValueRange{flat, kernel}, ValueRange{init})
+                .getResult(0);
         SmallVector<int64_t> shape(seqType.getShape());
         shape.back() = columns;
         projection = tensor::ExpandShapeOp::create(

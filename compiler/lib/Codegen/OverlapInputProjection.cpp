@@ -11,12 +11,13 @@
 
 #include "rnn/Codegen/Passes.h"
 
+#include "MatmulMatchers.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNOVERLAPINPUTPROJECTIONPASS
@@ -40,11 +41,6 @@ struct Candidate {
 /// Columns a piece has at least per row: a vector of 16 floats (AVX-512),
 /// or several of 8 (AVX2) or 4 (NEON).
 constexpr int64_t kPieceLanes = 16;
-
-bool startsFromZero(linalg::MatmulOp op) {
-  auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
-  return fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
-}
 
 /// Whether `slice` takes exactly the row `iv` of a sequence of rows shaped
 /// [1, ..., T, ..., 1, N].
@@ -74,9 +70,7 @@ std::optional<Candidate> match(linalg::MatmulOp projection, int64_t rows,
   auto lhs = dyn_cast<RankedTensorType>(projection.getInputs()[0].getType());
   auto kernel = dyn_cast<RankedTensorType>(projection.getInputs()[1].getType());
   if (!lhs || !kernel || !lhs.hasStaticShape() || !kernel.hasStaticShape() ||
-      !projection.hasPureTensorSemantics() || !startsFromZero(projection) ||
-      projection.getIndexingMapsArray() !=
-          projection.getDefaultIndexingMaps(projection.getContext()))
+      !rnn::isPlainMatmulFromZero(projection))
     return std::nullopt;
   int64_t steps = lhs.getDimSize(0), depth = lhs.getDimSize(1);
   int64_t columns = kernel.getDimSize(1);
@@ -119,9 +113,7 @@ std::optional<Candidate> match(linalg::MatmulOp projection, int64_t rows,
         dyn_cast<RankedTensorType>(recurrent.getInputs()[1].getType());
     if (type && weights && type.hasStaticShape() && weights.hasStaticShape() &&
         type.getDimSize(0) == 1 && type.getDimSize(1) == columns &&
-        weights.getDimSize(0) == depth &&
-        recurrent.getIndexingMapsArray() ==
-            recurrent.getDefaultIndexingMaps(recurrent.getContext()))
+        weights.getDimSize(0) == depth && rnn::isPlainMatmul(recurrent))
       return Candidate{projection, expand, slice, recurrent, loop, rows};
   }
   return std::nullopt;

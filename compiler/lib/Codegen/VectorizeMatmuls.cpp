@@ -3,6 +3,7 @@
 #include "rnn/Codegen/Passes.h"
 
 #include "FuseSiblingLoops.h"
+#include "MatmulMatchers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -258,8 +259,7 @@ struct RNNVectorizeMatmulsPass
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation()->walk([&](linalg::MatmulOp op) {
       auto result = dyn_cast<RankedTensorType>(op.getResultTypes().front());
-      if (result && result.hasStaticShape() &&
-          op.getIndexingMapsArray() == op.getDefaultIndexingMaps(&getContext()))
+      if (result && result.hasStaticShape() && rnn::isPlainMatmul(op))
         matmuls.push_back(op);
     });
     llvm::DenseMap<linalg::MatmulOp, SweepOrder> sweeps;

@@ -1,0 +1,20 @@
+//===- MatmulMatchers.h - Matmuls the codegen passes handle ----*- C++ -*-===//
+
+#ifndef RNN_CODEGEN_MATMULMATCHERS_H
+#define RNN_CODEGEN_MATMULMATCHERS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::rnn {
+
+/// Whether `op` is `lhs @ rhs` as written: default indexing maps, no
+/// transpose or broadcast.
+bool isPlainMatmul(linalg::MatmulOp op);
+
+/// Whether `op` is a plain matmul on tensors into a zero-filled
+/// accumulator: `lhs @ rhs` and nothing added.
+bool isPlainMatmulFromZero(linalg::MatmulOp op);
+
+} // namespace mlir::rnn
+
+#endif // RNN_CODEGEN_MATMULMATCHERS_H
