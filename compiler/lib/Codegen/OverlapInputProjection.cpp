@@ -184,6 +184,29 @@ struct PieceBuilder {
   }
 };
 
+/// Clones the body of `candidate`'s loop at `b`'s position, all but the
+/// projection's row (which `mapping` must map), and returns what it yields.
+/// `beforeRecurrent`, if given, runs just before the recurrent matmul is
+/// cloned and returns the `rnn.fuse_k_loops` mark for the clone.
+SmallVector<Value>
+cloneStep(OpBuilder &b, Candidate candidate, IRMapping &mapping,
+          function_ref<Attribute()> beforeRecurrent = nullptr) {
+  Block *body = candidate.loop.getBody();
+  for (Operation &op : body->without_terminator()) {
+    if (&op == candidate.slice.getOperation())
+      continue;
+    Attribute mark;
+    if (beforeRecurrent && &op == candidate.recurrent.getOperation())
+      mark = beforeRecurrent();
+    Operation *clone = b.clone(op, mapping);
+    if (mark)
+      clone->setAttr(rnn::kFuseKLoopsAttrName, mark);
+  }
+  return llvm::map_to_vector(
+      body->getTerminator()->getOperands(),
+      [&](Value v) { return mapping.lookupOrDefault(v); });
+}
+
 struct RNNOverlapInputProjectionPass
     : rnn::impl::RNNOverlapInputProjectionPassBase<
           RNNOverlapInputProjectionPass> {
@@ -227,7 +250,6 @@ struct RNNOverlapInputProjectionPass
                         b.getIndexAttr(0), columns)
                .first;
     auto rowType = candidate.slice.getType();
-    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
 
     // Steps [0, T - rows), each with a piece of the next group.
     SmallVector<Value> inits(loop.getInitArgs());
@@ -265,22 +287,14 @@ struct RNNOverlapInputProjectionPass
                   overlapped.getRegionIterArgs().drop_back());
       mapping.map(candidate.slice.getResult(), copy);
       auto groupAttr = b.getI64IntegerAttr(nextGroup++);
-      for (Operation &op : loop.getBody()->without_terminator()) {
-        if (&op == candidate.slice.getOperation())
-          continue;
-        if (&op == candidate.recurrent.getOperation()) {
-          auto [updated, piece] =
-              pieces.project(ringArg, first, half, column, width);
-          ringArg = updated;
-          piece->setAttr(rnn::kFuseKLoopsAttrName, groupAttr);
-          b.clone(op, mapping)->setAttr(rnn::kFuseKLoopsAttrName, groupAttr);
-          continue;
-        }
-        b.clone(op, mapping);
-      }
-      SmallVector<Value> yielded;
-      for (Value value : yield.getOperands())
-        yielded.push_back(mapping.lookupOrDefault(value));
+      SmallVector<Value> yielded =
+          cloneStep(b, candidate, mapping, [&]() -> Attribute {
+            auto [updated, piece] =
+                pieces.project(ringArg, first, half, column, width);
+            ringArg = updated;
+            piece->setAttr(rnn::kFuseKLoopsAttrName, groupAttr);
+            return groupAttr;
+          });
       yielded.push_back(ringArg);
       scf::YieldOp::create(b, loc, yielded);
     }
@@ -298,13 +312,7 @@ struct RNNOverlapInputProjectionPass
       mapping.map(loop.getRegionIterArgs(), last.getRegionIterArgs());
       mapping.map(candidate.slice.getResult(),
                   pieces.row(projected, last.getInductionVar(), rowType));
-      for (Operation &op : loop.getBody()->without_terminator())
-        if (&op != candidate.slice.getOperation())
-          b.clone(op, mapping);
-      SmallVector<Value> yielded;
-      for (Value value : yield.getOperands())
-        yielded.push_back(mapping.lookupOrDefault(value));
-      scf::YieldOp::create(b, loc, yielded);
+      scf::YieldOp::create(b, loc, cloneStep(b, candidate, mapping));
     }
 
     loop.replaceAllUsesWith(last.getResults());
