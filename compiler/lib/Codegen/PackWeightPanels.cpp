@@ -11,6 +11,7 @@
 #include "rnn/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -112,13 +113,10 @@ OpFoldResult add(OpBuilder &b, Location loc, OpFoldResult x, OpFoldResult y) {
     return y;
   if (cy == 0)
     return x;
-  auto value = [&](OpFoldResult v) -> Value {
-    if (auto attr = dyn_cast<Attribute>(v))
-      return arith::ConstantIndexOp::create(b, loc,
-                                            cast<IntegerAttr>(attr).getInt());
-    return cast<Value>(v);
-  };
-  return arith::AddIOp::create(b, loc, value(x), value(y)).getResult();
+  return arith::AddIOp::create(b, loc,
+                               getValueOrCreateConstantIndexOp(b, loc, x),
+                               getValueOrCreateConstantIndexOp(b, loc, y))
+      .getResult();
 }
 
 /// Reads through a slice of `constant` that is only sliced further (a

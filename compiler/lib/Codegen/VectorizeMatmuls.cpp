@@ -265,6 +265,11 @@ struct RNNVectorizeMatmulsPass
     llvm::DenseMap<linalg::MatmulOp, SweepOrder> sweeps;
     if (alternateSweeps)
       sweeps = sweepOrders(matmuls);
+    auto sweepOf = [&](linalg::MatmulOp op) -> std::optional<SweepOrder> {
+      if (auto it = sweeps.find(op); it != sweeps.end())
+        return it->second;
+      return std::nullopt;
+    };
     IRRewriter rewriter(&getContext());
     // Matmuls marked to share their loop over k are tiled alike and then
     // fused loop by loop (column blocks, row blocks, k).
@@ -288,13 +293,10 @@ struct RNNVectorizeMatmulsPass
         continue;
       SmallVector<SmallVector<scf::ForOp>> nests;
       for (auto [op, width] : llvm::zip(group, *widths)) {
-        std::optional<SweepOrder> sweep;
-        if (auto it = sweeps.find(op); it != sweeps.end())
-          sweep = it->second;
         done.insert(op);
         weightWidths[sliceRoot(op.getInputs()[1])] = width;
         FailureOr<SmallVector<scf::ForOp>> loops = vectorizeMatmul(
-            rewriter, op, op.getStaticLoopRanges()[0], width, sweep);
+            rewriter, op, op.getStaticLoopRanges()[0], width, sweepOf(op));
         if (failed(loops))
           return signalPassFailure();
         nests.push_back(*loops);
@@ -321,10 +323,7 @@ struct RNNVectorizeMatmulsPass
       // Narrow blocks would waste most of each vector register.
       if (n < 8)
         continue;
-      std::optional<SweepOrder> sweep;
-      if (auto it = sweeps.find(op); it != sweeps.end())
-        sweep = it->second;
-      if (failed(vectorizeMatmul(rewriter, op, m, n, sweep)))
+      if (failed(vectorizeMatmul(rewriter, op, m, n, sweepOf(op))))
         return signalPassFailure();
     }
   }

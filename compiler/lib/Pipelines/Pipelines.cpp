@@ -82,17 +82,18 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
   addPipeline(pm, llvm::formatv(kToLinalg.data(), options.timeBlockBytes,
                                 options.timeBlockRows)
                       .str());
-  // Batch 1 runs a piece of the input projection in the loop over k of each
-  // step's recurrent matmul; the two share one block's accumulators, which
-  // leaves too few for the recurrence with 16 vector registers (AVX2, NEON:
-  // 6 % slower at LSTM H=64) but not with 32 (AVX-512: 10 % faster).
-  if (options.path == CodegenPath::LLVM &&
-      options.blockRows * options.blockColumns >= 256)
-    addPipeline(pm, "rnn-overlap-input-projection");
-  if (options.path == CodegenPath::LLVM)
+  if (options.path == CodegenPath::LLVM) {
+    // Batch 1 runs a piece of the input projection in the loop over k of
+    // each step's recurrent matmul; the two share one block's accumulators,
+    // which leaves too few for the recurrence with 16 vector registers
+    // (AVX2, NEON: 6 % slower at LSTM H=64) but not with 32 (AVX-512: 10 %
+    // faster).
+    if (options.blockRows * options.blockColumns >= 256)
+      addPipeline(pm, "rnn-overlap-input-projection");
     addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
                                   options.blockColumns)
                         .str());
+  }
   addPipeline(pm, kBufferize);
 }
 
