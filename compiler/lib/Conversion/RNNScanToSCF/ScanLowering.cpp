@@ -116,8 +116,8 @@ OpFoldResult ScanLowering::mirror(OpBuilder &b, OpFoldResult t, int64_t size) {
 
 Value ScanLowering::inputBlock(OpBuilder &b, OpFoldResult first,
                                int64_t count) {
-  if (reversedIndex) // steps counted from the end: [T - first - count, T -
-                     // first)
+  // Steps counted from the end: [T - first - count, T - first).
+  if (reversedIndex)
     first = mirror(b, first, op.getNumSteps() - count + 1);
   AxisSlice slice = axisSlice(b, cast<RankedTensorType>(input.getType()),
                               timeAxis, first, count);
@@ -272,7 +272,7 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b,
       }
       return current;
     };
-    Value zero =
+    Value start =
         range.first ? range.first : arith::ConstantIndexOp::create(b, loc, 0);
     Value ub = arith::ConstantIndexOp::create(b, loc, mainSteps);
     Value stride = arith::ConstantIndexOp::create(b, loc, unroll);
@@ -284,7 +284,7 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b,
     scf::ForOp loop;
     if (block == mainSteps) {
       loop = scf::ForOp::create(
-          b, loc, zero, ub, stride, state,
+          b, loc, start, ub, stride, state,
           [&](OpBuilder &nb, Location, Value iv, ValueRange iterArgs) {
             scf::YieldOp::create(nb, loc,
                                  unrolled(nb, iv, input, iv, iterArgs));
@@ -295,7 +295,7 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b,
       // one block and stays in cache until its steps read it.
       Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
       loop = scf::ForOp::create(
-          b, loc, zero, ub, blockSize, state,
+          b, loc, start, ub, blockSize, state,
           [&](OpBuilder &nb, Location, Value first, ValueRange blockArgs) {
             Value sequence = inputBlock(nb, first, block);
             Value inner = arith::ConstantIndexOp::create(nb, loc, block);
