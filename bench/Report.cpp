@@ -140,7 +140,7 @@ void rnnc::bench::printMarkdown(llvm::raw_ostream &os, const RunInfo &info,
      << info.policy.minReps
      << " timed calls and >= " << format("%.2f", info.policy.targetSeconds)
      << " s (rnnc and oneDNN in " << kAlternatingRounds
-     << " alternating rounds when a call is short); median (min-max). "
+     << " alternating rounds where both run all T steps); median (min-max). "
         "Check: |peer - rnnc| <= "
      << format("%.0e", info.atol) << " + " << format("%.0e", info.rtol)
      << " |rnnc|\n\n";

@@ -61,19 +61,24 @@ Stats measure(const Policy &policy, Fn &&call) {
   return stats;
 }
 
-/// Rounds of measureAlternating for calls shorter than this fraction of the
-/// target: over many short calls the shared machine's slow drifts, not the
-/// calls, decide a median, so the implementations compared take turns.
+/// Rounds of measureAlternating. Over many calls the shared machine's slow
+/// drifts, not the calls, move a median by several percent, so the
+/// implementations compared take turns: each ratio between them is then
+/// measured over the same stretch of time.
 constexpr int kAlternatingRounds = 5;
+/// A call shorter than this fraction of the target is short: its turns
+/// start with an untimed call, which brings its data back into cache after
+/// the others ran. A longer call refills the cache in a negligible part of
+/// itself.
 constexpr double kAlternatingCallFraction = 1.0 / 10;
 
 /// Times `calls` (each already warmed up) in kAlternatingRounds turns, each
-/// call timed for targetSeconds / kAlternatingRounds per turn after one
-/// untimed call (which brings its data back into cache after the others
-/// ran); one Stats per call over all its turns. So each ratio between them
-/// is measured over the same stretch of time.
+/// call timed for targetSeconds / kAlternatingRounds per turn (at least one
+/// call), after one untimed call if `warmEachTurn`; one Stats per call over
+/// all its turns.
 template <typename... Fns>
-std::vector<Stats> measureAlternating(const Policy &policy, Fns &&...calls) {
+std::vector<Stats> measureAlternating(const Policy &policy, bool warmEachTurn,
+                                      Fns &&...calls) {
   constexpr size_t n = sizeof...(Fns);
   std::vector<Stats> stats(n);
   Policy turn = policy;
@@ -83,7 +88,7 @@ std::vector<Stats> measureAlternating(const Policy &policy, Fns &&...calls) {
   for (int round = 0; round < kAlternatingRounds; ++round) {
     size_t i = 0;
     auto take = [&](auto &call) {
-      if (round > 0)
+      if (round > 0 && warmEachTurn)
         call();
       Stats part = measure(turn, call);
       stats[i].seconds.insert(stats[i].seconds.end(), part.seconds.begin(),

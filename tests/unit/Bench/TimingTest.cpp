@@ -31,8 +31,8 @@ TEST(Timing, AlternatingTakesTurnsWithAnUntimedCallFirst) {
   Policy policy;
   policy.targetSeconds = 0;
   policy.minReps = kAlternatingRounds; // one timed call per turn
-  std::vector<Stats> stats =
-      measureAlternating(policy, Recorder{&log, 0}, Recorder{&log, 1});
+  std::vector<Stats> stats = measureAlternating(
+      policy, /*warmEachTurn=*/true, Recorder{&log, 0}, Recorder{&log, 1});
   ASSERT_EQ(stats.size(), 2u);
   EXPECT_EQ(stats[0].reps(), kAlternatingRounds);
   EXPECT_EQ(stats[1].reps(), kAlternatingRounds);
@@ -44,18 +44,33 @@ TEST(Timing, AlternatingTakesTurnsWithAnUntimedCallFirst) {
   EXPECT_EQ(log, want);
 }
 
+TEST(Timing, AlternatingLongCallsTakeTurnsWithoutUntimedCalls) {
+  std::vector<int> log;
+  Policy policy;
+  policy.targetSeconds = 0;
+  policy.minReps = kAlternatingRounds;
+  std::vector<Stats> stats = measureAlternating(
+      policy, /*warmEachTurn=*/false, Recorder{&log, 0}, Recorder{&log, 1});
+  EXPECT_EQ(stats[0].reps(), kAlternatingRounds);
+  EXPECT_EQ(stats[1].reps(), kAlternatingRounds);
+  std::vector<int> want;
+  for (int round = 0; round < kAlternatingRounds; ++round)
+    want.insert(want.end(), {0, 1});
+  EXPECT_EQ(log, want);
+}
+
 TEST(Timing, AlternatingKeepsTheTotalRepsOfThePolicy) {
   std::vector<int> log;
   Policy policy;
   policy.targetSeconds = 0;
   policy.minReps = 3; // rounded up to one per turn: 5 in all
   std::vector<Stats> stats =
-      measureAlternating(policy, Recorder{&log, 0}, Recorder{&log, 1});
+      measureAlternating(policy, true, Recorder{&log, 0}, Recorder{&log, 1});
   EXPECT_GE(stats[0].reps(), policy.minReps);
   EXPECT_GE(stats[1].reps(), policy.minReps);
   policy.targetSeconds = 1e9;
   policy.maxReps = 10; // two per turn
-  stats = measureAlternating(policy, Recorder{&log, 0});
+  stats = measureAlternating(policy, true, Recorder{&log, 0});
   EXPECT_EQ(stats[0].reps(), 10);
 }
 
