@@ -6,6 +6,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -55,6 +56,46 @@ __attribute__((target("avx2,fma"))) float fmaChains256(int64_t iterations) {
   for (float lane : lanes)
     total += lane;
   return total;
+}
+
+// The register block of rnnc's AVX-512 matmuls: 4 rows x 64 columns, 16
+// accumulators; per k, 4 loads of a packed weight panel and 4 broadcasts.
+// A depth of 96 keeps the panel (24 KiB) in L1.
+constexpr int kKernelRows = 4;
+constexpr int kKernelColumns = 64;
+constexpr int kKernelDepth = 96;
+alignas(64) float kernelLhs[kKernelDepth * kKernelRows];
+alignas(64) float kernelPanel[kKernelDepth * kKernelColumns];
+alignas(64) float kernelResult[kKernelRows * kKernelColumns];
+
+/// `iterations` runs of the 4 x 64 kernel over operands in L1.
+__attribute__((target("avx512f"))) float matmulKernel512(int64_t iterations) {
+  for (int64_t i = 0; i < iterations; ++i) {
+    // The operands do not change between runs: tell the compiler they may,
+    // or it computes the product once.
+    asm volatile("" ::: "memory");
+    __m512 acc[kKernelRows][4];
+    for (auto &row : acc)
+      for (__m512 &a : row)
+        a = _mm512_setzero_ps();
+    for (int k = 0; k < kKernelDepth; ++k) {
+      const float *panel = kernelPanel + k * kKernelColumns;
+      __m512 b[4];
+      for (int j = 0; j < 4; ++j)
+        b[j] = _mm512_load_ps(panel + 16 * j);
+#pragma clang loop unroll(full)
+      for (int r = 0; r < kKernelRows; ++r) {
+        __m512 a = _mm512_set1_ps(kernelLhs[k * kKernelRows + r]);
+#pragma clang loop unroll(full)
+        for (int j = 0; j < 4; ++j)
+          acc[r][j] = _mm512_fmadd_ps(a, b[j], acc[r][j]);
+      }
+    }
+    for (int r = 0; r < kKernelRows; ++r)
+      for (int j = 0; j < 4; ++j)
+        _mm512_store_ps(kernelResult + r * kKernelColumns + 16 * j, acc[r][j]);
+  }
+  return kernelResult[0];
 }
 
 volatile float sink; // keeps the benchmarks' results alive
@@ -141,6 +182,24 @@ MachineInfo rnnc::bench::probeMachine() {
     info.peakAvx512 = bestGflops(fmaChains512, kChains512 * 16 * 2.0, 7);
   if (info.avx2)
     info.peakAvx2 = bestGflops(fmaChains256, kChains256 * 8 * 2.0, 7);
+  if (info.avx512) {
+    for (int i = 0; i < kKernelDepth * kKernelRows; ++i)
+      kernelLhs[i] = 1.0f / (1 + i % 5);
+    for (int i = 0; i < kKernelDepth * kKernelColumns; ++i)
+      kernelPanel[i] = 1.0f / (1 + i % 7);
+    info.matmulKernelAvx512 = bestGflops(
+        matmulKernel512, 2.0 * kKernelRows * kKernelColumns * kKernelDepth, 7);
+    // A figure is only worth something if the kernel computed the product.
+    for (int r = 0; r < kKernelRows; ++r)
+      for (int c = 0; c < kKernelColumns; ++c) {
+        double want = 0;
+        for (int k = 0; k < kKernelDepth; ++k)
+          want += double(kernelLhs[k * kKernelRows + r]) *
+                  kernelPanel[k * kKernelColumns + c];
+        if (std::abs(kernelResult[r * kKernelColumns + c] - want) > 1e-4 * want)
+          info.matmulKernelAvx512 = 0;
+      }
+  }
   return info;
 }
 

@@ -1,9 +1,11 @@
 //===- Machine.h - What this core can do at best ----------------*- C++ -*-===//
 //
 // Micro-benchmarks that give the report its ceilings: the single-core FP32
-// FMA peak (independent FMA chains, AVX-512 if the CPU has it, and AVX2)
-// and the read bandwidth of one core at a given working-set size (what
-// streaming the recurrent weights once per step can reach at B = 1).
+// FMA peak (independent FMA chains, AVX-512 if the CPU has it, and AVX2),
+// what a register-blocked matmul kernel reaches on cached operands (the
+// practical ceiling of every matmul), and the read bandwidth of one core at a
+// given working-set size (what streaming the recurrent weights once per step
+// can reach at B = 1).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,18 +18,22 @@
 namespace rnnc::bench {
 
 struct MachineInfo {
-  std::string cpuModel;    ///< /proc/cpuinfo "model name"
-  bool avx512 = false;     ///< avx512f
-  bool avx2 = false;       ///< avx2 and fma
-  double peakAvx512 = 0;   ///< GFLOP/s, best of several measurements; 0: none
-  double peakAvx2 = 0;     ///< GFLOP/s
+  std::string cpuModel;  ///< /proc/cpuinfo "model name"
+  bool avx512 = false;   ///< avx512f
+  bool avx2 = false;     ///< avx2 and fma
+  double peakAvx512 = 0; ///< GFLOP/s, best of several measurements; 0: none
+  double peakAvx2 = 0;   ///< GFLOP/s
+  /// GFLOP/s of rnnc's 4 x 64 AVX-512 register block on operands in L1
+  /// (loads and broadcasts included); 0: no AVX-512.
+  double matmulKernelAvx512 = 0;
   double loadAverage = -1; ///< 1-minute load average when the run started
 
   /// The larger of the two peaks: the "100 %" of the report.
   double peak() const { return peakAvx512 > peakAvx2 ? peakAvx512 : peakAvx2; }
 };
 
-/// Reads the CPU model and features, and measures the FMA peaks.
+/// Reads the CPU model and features, and measures the FMA peaks and the
+/// matmul kernel.
 MachineInfo probeMachine();
 
 /// One core's read bandwidth in GB/s (1e9 bytes/s) over a buffer of

@@ -126,6 +126,12 @@ void rnnc::bench::printMarkdown(llvm::raw_ostream &os, const RunInfo &info,
      << format("%.1f", m.peakAvx512) << " GFLOP/s, AVX2 "
      << format("%.1f", m.peakAvx2) << " GFLOP/s; % peak uses "
      << format("%.1f", peak) << "\n";
+  if (m.matmulKernelAvx512 > 0)
+    os << "- Matmul kernel on cached operands (rnnc's 4x64 AVX-512 register "
+          "block, loads included; best of 7): "
+       << format("%.1f", m.matmulKernelAvx512) << " GFLOP/s ("
+       << format("%.1f", 100 * m.matmulKernelAvx512 / peak)
+       << "% of peak): what any matmul here can reach\n";
   if (!info.bandwidths.empty()) {
     os << "- Read bandwidth, one core (best of 7):";
     for (auto [bytes, gbs] : info.bandwidths)
@@ -294,6 +300,7 @@ void rnnc::bench::writeJson(llvm::raw_ostream &os, const RunInfo &info,
       j.attribute("peak_avx512_gflops", m.peakAvx512);
       j.attribute("peak_avx2_gflops", m.peakAvx2);
       j.attribute("peak_gflops", m.peak());
+      j.attribute("matmul_kernel_avx512_gflops", m.matmulKernelAvx512);
       j.attribute("load_average", m.loadAverage);
       j.attribute("pinned_cpu", info.pinnedCpu);
       j.attributeArray("read_bandwidth", [&] {
