@@ -127,6 +127,27 @@ double bestGflops(Fn chains, double flopsPerIteration, int trials) {
   return best;
 }
 
+/// GFLOP/s of matmulKernel512, best of 7; 0 if its product is wrong (a
+/// figure is only worth something if the kernel computed the product).
+double measureMatmulKernel512() {
+  for (int i = 0; i < kKernelDepth * kKernelRows; ++i)
+    kernelLhs[i] = 1.0f / (1 + i % 5);
+  for (int i = 0; i < kKernelDepth * kKernelColumns; ++i)
+    kernelPanel[i] = 1.0f / (1 + i % 7);
+  double gflops = bestGflops(
+      matmulKernel512, 2.0 * kKernelRows * kKernelColumns * kKernelDepth, 7);
+  for (int r = 0; r < kKernelRows; ++r)
+    for (int c = 0; c < kKernelColumns; ++c) {
+      double want = 0;
+      for (int k = 0; k < kKernelDepth; ++k)
+        want += double(kernelLhs[k * kKernelRows + r]) *
+                kernelPanel[k * kKernelColumns + c];
+      if (std::abs(kernelResult[r * kKernelColumns + c] - want) > 1e-4 * want)
+        return 0;
+    }
+  return gflops;
+}
+
 __attribute__((target("avx512f"))) float readSum512(const float *data,
                                                     int64_t count) {
   __m512 acc[8];
@@ -178,28 +199,12 @@ MachineInfo rnnc::bench::probeMachine() {
   __builtin_cpu_init();
   info.avx512 = __builtin_cpu_supports("avx512f");
   info.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  if (info.avx512)
+  if (info.avx512) {
     info.peakAvx512 = bestGflops(fmaChains512, kChains512 * 16 * 2.0, 7);
+    info.matmulKernelAvx512 = measureMatmulKernel512();
+  }
   if (info.avx2)
     info.peakAvx2 = bestGflops(fmaChains256, kChains256 * 8 * 2.0, 7);
-  if (info.avx512) {
-    for (int i = 0; i < kKernelDepth * kKernelRows; ++i)
-      kernelLhs[i] = 1.0f / (1 + i % 5);
-    for (int i = 0; i < kKernelDepth * kKernelColumns; ++i)
-      kernelPanel[i] = 1.0f / (1 + i % 7);
-    info.matmulKernelAvx512 = bestGflops(
-        matmulKernel512, 2.0 * kKernelRows * kKernelColumns * kKernelDepth, 7);
-    // A figure is only worth something if the kernel computed the product.
-    for (int r = 0; r < kKernelRows; ++r)
-      for (int c = 0; c < kKernelColumns; ++c) {
-        double want = 0;
-        for (int k = 0; k < kKernelDepth; ++k)
-          want += double(kernelLhs[k * kKernelRows + r]) *
-                  kernelPanel[k * kKernelColumns + c];
-        if (std::abs(kernelResult[r * kKernelColumns + c] - want) > 1e-4 * want)
-          info.matmulKernelAvx512 = 0;
-      }
-  }
   return info;
 }
 

@@ -74,8 +74,8 @@ constexpr double kAlternatingCallFraction = 1.0 / 10;
 
 /// Times `calls` (each already warmed up) in kAlternatingRounds turns, each
 /// call timed for targetSeconds / kAlternatingRounds per turn (at least one
-/// call), after one untimed call if `warmEachTurn`; one Stats per call over
-/// all its turns.
+/// call); with `warmEachTurn`, every turn after the first starts with one
+/// untimed call. One Stats per call over all its turns.
 template <typename... Fns>
 std::vector<Stats> measureAlternating(const Policy &policy, bool warmEachTurn,
                                       Fns &&...calls) {
