@@ -40,7 +40,7 @@ constexpr llvm::StringLiteral kVectorizeMatmuls =
 /// share one output buffer (caught by the equivalence suite).
 constexpr llvm::StringLiteral kBufferize =
     "rnn-reorder-matmul-loops,"
-    "canonicalize,cse,"
+    "canonicalize,cse,rnn-fuse-output-copies,"
     "rnn-write-outputs-in-place,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize,canonicalize,cse,canonicalize,"
     "func.func(buffer-hoisting,buffer-loop-hoisting),"
