@@ -58,7 +58,7 @@ cl::opt<double> maxCallSeconds(
     "rnnc-max-call-seconds",
     cl::desc("Extrapolate rnnc from fewer steps when one call would take "
              "longer than this"),
-    cl::init(5.0));
+    cl::init(10.0));
 cl::opt<bool> noTorch("no-torch", cl::desc("Leave out the PyTorch peer"));
 cl::opt<bool> noOneDnn("no-onednn", cl::desc("Leave out the oneDNN peer"));
 cl::opt<std::string>

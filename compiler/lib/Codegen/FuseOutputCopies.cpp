@@ -78,7 +78,7 @@ struct WriteCopyFromProducer : OpRewritePattern<linalg::CopyOp> {
     Value slot = copy.getOutputs().front();
     DominanceInfo dominance;
     if (failed(moveValueDefinitions(rewriter, slot, producer, dominance)))
-      return rewriter.notifyMatchFailure(copy, "slot needs the result");
+      return rewriter.notifyMatchFailure(copy, "slot not computable before");
 
     SmallVector<Value> inits(producer.getOutputs());
     inits.push_back(slot);
