@@ -3,7 +3,10 @@
 // The .npy format: magic "\x93NUMPY", a version, a header length, then a
 // Python dict literal such as
 //   {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
-// padded with spaces and a newline, then the raw elements.
+// padded with spaces and a newline, then the raw elements. numpy saves a
+// transposed view (as from a PyTorch weight's .T) with 'fortran_order':
+// True, its elements in column-major order; they are read into row-major
+// order, as np.load presents them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +15,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
+
+#include <algorithm>
 
 using namespace rnnc::weights;
 using llvm::StringRef;
@@ -195,6 +200,34 @@ static const char *descrOf(DType dtype) {
   return nullptr;
 }
 
+/// Reorders the elements of `array`, stored column-major, into row-major
+/// order.
+static void toRowMajor(Array &array) {
+  size_t rank = array.shape.size(), size = dtypeSize(array.dtype);
+  if (rank < 2)
+    return;
+  // Column-major strides, in elements.
+  std::vector<uint64_t> strides(rank, 1);
+  for (size_t d = 1; d < rank; ++d)
+    strides[d] = strides[d - 1] * uint64_t(array.shape[d - 1]);
+  std::vector<uint8_t> rowMajor(array.bytes.size());
+  std::vector<int64_t> index(rank, 0);
+  for (size_t offset = 0; offset < rowMajor.size(); offset += size) {
+    uint64_t source = 0;
+    for (size_t d = 0; d < rank; ++d)
+      source += uint64_t(index[d]) * strides[d];
+    std::copy_n(array.bytes.begin() + source * size, size,
+                rowMajor.begin() + offset);
+    // The next row-major index: the last dimension varies fastest.
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < array.shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  array.bytes = std::move(rowMajor);
+}
+
 llvm::Expected<Array> rnnc::weights::parseNpy(StringRef data, StringRef name,
                                               StringRef what) {
   if (data.size() < 10 || !data.starts_with(kMagic))
@@ -226,10 +259,6 @@ llvm::Expected<Array> rnnc::weights::parseNpy(StringRef data, StringRef name,
   llvm::Expected<DType> dtype = parseDescr(header->descr, what);
   if (!dtype)
     return dtype.takeError();
-  if (header->fortranOrder)
-    return fail(what, "fortran_order arrays are not supported (save a "
-                      "C-order array, e.g. np.ascontiguousarray(a))");
-
   Array array;
   array.name = name.str();
   array.dtype = *dtype;
@@ -244,6 +273,8 @@ llvm::Expected<Array> rnnc::weights::parseNpy(StringRef data, StringRef name,
                           " bytes, expected " + llvm::Twine(bytes) + " for " +
                           dtypeName(array.dtype) + rnnc::spec::formatShape(array.shape));
   array.bytes.assign(payload.bytes_begin(), payload.bytes_end());
+  if (header->fortranOrder)
+    toRowMajor(array);
   return array;
 }
 

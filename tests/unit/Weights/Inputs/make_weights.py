@@ -150,9 +150,19 @@ def main():
         assert np.array_equal(v, zip64[k])
     expect("zip64.npz", zip64)
 
+    # Column-major arrays, as np.savez writes transposed views (a PyTorch
+    # weight's .T): read back in row-major order, as np.load gives them.
+    fortran = {"t": np.arange(6, dtype=np.float32).reshape(2, 3).T,
+               "f": np.asfortranarray(
+                   np.arange(24, dtype=np.float32).reshape(2, 3, 4)),
+               "v": np.arange(3, dtype=np.float32)}
+    np.savez(path("fortran.npz"), **fortran)
+    with zipfile.ZipFile(path("fortran.npz")) as z:
+        for key in ("t", "f"):  # numpy must have stored them column-major
+            assert b"'fortran_order': True" in z.read(key + ".npy")[:128]
+    expect("fortran.npz", fortran)
+
     # Files the readers must reject.
-    np.savez(path("fortran.npz"),
-             w=np.asfortranarray(np.ones((2, 3), dtype=np.float32)))
     np.savez(path("bigendian.npz"), w=np.ones(3, dtype=">f4"))
     with zipfile.ZipFile(path("duplicate.npz"), "w") as z:
         import warnings
