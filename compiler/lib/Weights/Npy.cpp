@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "rnn/Weights/Npz.h"
 #include "rnn/Spec/ModelShapes.h"
+#include "rnn/Weights/Npz.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
@@ -271,7 +271,8 @@ llvm::Expected<Array> rnnc::weights::parseNpy(StringRef data, StringRef name,
   if (payload.size() != bytes)
     return fail(what, "array data has " + llvm::Twine(payload.size()) +
                           " bytes, expected " + llvm::Twine(bytes) + " for " +
-                          dtypeName(array.dtype) + rnnc::spec::formatShape(array.shape));
+                          dtypeName(array.dtype) +
+                          rnnc::spec::formatShape(array.shape));
   array.bytes.assign(payload.bytes_begin(), payload.bytes_end());
   if (header->fortranOrder)
     toRowMajor(array);
