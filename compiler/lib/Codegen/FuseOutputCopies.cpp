@@ -27,11 +27,16 @@ using namespace mlir;
 
 namespace {
 
-/// The copy's only input, if it is a tensor.
-Value copiedTensor(linalg::CopyOp copy) {
+/// The op of type `OpTy` whose result a copy on tensors copies, and that
+/// result, if it has the copy's type.
+template <typename OpTy>
+std::pair<OpTy, OpResult> copiedResult(linalg::CopyOp copy) {
   if (!copy.hasPureTensorSemantics())
     return {};
-  return copy.getInputs().front();
+  auto result = dyn_cast<OpResult>(copy.getInputs().front());
+  if (!result || result.getType() != copy.getResultTypes().front())
+    return {};
+  return {dyn_cast<OpTy>(result.getOwner()), result};
 }
 
 /// copy(%r into %init) where %r was computed in %init: the copy's result is
@@ -41,15 +46,11 @@ struct DropCopyIntoOwnInit : OpRewritePattern<linalg::CopyOp> {
 
   LogicalResult matchAndRewrite(linalg::CopyOp copy,
                                 PatternRewriter &rewriter) const override {
-    Value source = copiedTensor(copy);
-    auto result = dyn_cast_if_present<OpResult>(source);
-    auto producer =
-        result ? dyn_cast<DestinationStyleOpInterface>(result.getOwner())
-               : nullptr;
-    if (!producer || source.getType() != copy.getResultTypes().front() ||
+    auto [producer, result] = copiedResult<DestinationStyleOpInterface>(copy);
+    if (!producer ||
         producer.getTiedOpOperand(result)->get() != copy.getOutputs().front())
       return failure();
-    rewriter.replaceOp(copy, source);
+    rewriter.replaceOp(copy, result);
     return success();
   }
 };
@@ -62,12 +63,8 @@ struct WriteCopyFromProducer : OpRewritePattern<linalg::CopyOp> {
 
   LogicalResult matchAndRewrite(linalg::CopyOp copy,
                                 PatternRewriter &rewriter) const override {
-    Value source = copiedTensor(copy);
-    auto result = dyn_cast_if_present<OpResult>(source);
-    auto producer =
-        result ? dyn_cast<linalg::GenericOp>(result.getOwner()) : nullptr;
-    if (!producer || producer->getBlock() != copy->getBlock() ||
-        source.getType() != copy.getResultTypes().front())
+    auto [producer, result] = copiedResult<linalg::GenericOp>(copy);
+    if (!producer || producer->getBlock() != copy->getBlock())
       return rewriter.notifyMatchFailure(copy, "not a generic's result");
     // Every element of the result is yielded exactly once (a permutation
     // leaves no loop out, so none is a reduction): the slot gets all of it
@@ -93,10 +90,9 @@ struct WriteCopyFromProducer : OpRewritePattern<linalg::CopyOp> {
     Block &body = fused.getRegion().front();
     body.addArgument(getElementTypeOrSelf(slot.getType()), slot.getLoc());
     auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    rewriter.modifyOpInPlace(yield, [&] {
-      yield->insertOperands(yield->getNumOperands(),
-                            yield.getOperand(result.getResultNumber()));
-    });
+    Value copied = yield.getOperand(result.getResultNumber());
+    rewriter.modifyOpInPlace(
+        yield, [&] { yield->insertOperands(yield->getNumOperands(), copied); });
     rewriter.replaceOp(copy, fused.getResults().back());
     rewriter.replaceOp(
         producer, fused.getResults().take_front(producer->getNumResults()));
