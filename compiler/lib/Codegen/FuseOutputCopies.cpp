@@ -66,9 +66,9 @@ struct WriteCopyFromProducer : OpRewritePattern<linalg::CopyOp> {
     auto [producer, result] = copiedResult<linalg::GenericOp>(copy);
     if (!producer || producer->getBlock() != copy->getBlock())
       return rewriter.notifyMatchFailure(copy, "not a generic's result");
-    // Every element of the result is yielded exactly once (a permutation
-    // leaves no loop out, so none is a reduction): the slot gets all of it
-    // and none of its own old values.
+    // Every element of the result is yielded exactly once (its map is a
+    // permutation of the loops): the slot gets all of it and none of its
+    // own old values.
     AffineMap map = producer.getIndexingMapMatchingResult(result);
     if (!map.isPermutation())
       return rewriter.notifyMatchFailure(copy, "not element-wise");
