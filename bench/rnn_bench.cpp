@@ -37,39 +37,49 @@ namespace cl = llvm::cl;
 
 namespace {
 
-cl::opt<bool> quick("quick", cl::desc("Run 6 representative configs"));
+/// The options `--help` lists (LLVM's own are linked in and hidden).
+cl::OptionCategory benchCategory("rnn-bench options");
+
+cl::opt<bool> quick("quick", cl::cat(benchCategory),
+                    cl::desc("Run 6 representative configs"));
 cl::opt<bool> checkOnly(
-    "check-only",
+    "check-only", cl::cat(benchCategory),
     cl::desc("Tiny configs, correctness gate only, no timing claims"));
-cl::opt<std::string> csvPath("csv", cl::desc("Where to write the CSV"),
+cl::opt<std::string> csvPath("csv", cl::cat(benchCategory),
+                             cl::desc("Where to write the CSV"),
                              cl::init(RNN_BENCH_DEFAULT_OUTPUT ".csv"));
-cl::opt<std::string> jsonPath("json", cl::desc("Where to write the JSON"),
+cl::opt<std::string> jsonPath("json", cl::cat(benchCategory),
+                              cl::desc("Where to write the JSON"),
                               cl::init(RNN_BENCH_DEFAULT_OUTPUT ".json"));
-cl::opt<std::string> filter("filter",
+cl::opt<std::string> filter("filter", cl::cat(benchCategory),
                             cl::desc("Only configs whose id contains this"));
-cl::opt<int> cpu("cpu", cl::desc("Pin the run (and the peers) to this CPU"),
+cl::opt<int> cpu("cpu", cl::cat(benchCategory),
+                 cl::desc("Pin the run (and the peers) to this CPU"),
                  cl::init(-1));
 cl::opt<double> targetSeconds(
-    "target-seconds",
+    "target-seconds", cl::cat(benchCategory),
     cl::desc("Timed seconds per implementation and config (default 1, "
              "--quick 0.5)"),
     cl::init(0));
 cl::opt<double> maxCallSeconds(
-    "rnnc-max-call-seconds",
+    "rnnc-max-call-seconds", cl::cat(benchCategory),
     cl::desc("Extrapolate rnnc from fewer steps when one call would take "
              "longer than this"),
     cl::init(10.0));
-cl::opt<bool> noTorch("no-torch", cl::desc("Leave out the PyTorch peer"));
-cl::opt<bool> noOneDnn("no-onednn", cl::desc("Leave out the oneDNN peer"));
-cl::opt<std::string>
-    torchScript("torch-script", cl::desc("Path of torch_peer.py"),
-                cl::init(RNN_BENCH_SOURCE_DIR "/torch_peer.py"));
+cl::opt<bool> noTorch("no-torch", cl::cat(benchCategory),
+                      cl::desc("Leave out the PyTorch peer"));
+cl::opt<bool> noOneDnn("no-onednn", cl::cat(benchCategory),
+                       cl::desc("Leave out the oneDNN peer"));
+cl::opt<std::string> torchScript("torch-script", cl::cat(benchCategory),
+                                 cl::desc("Path of torch_peer.py"),
+                                 cl::init(RNN_BENCH_SOURCE_DIR
+                                          "/torch_peer.py"));
 cl::opt<std::string> torchBlasDir(
-    "torch-blas-dir",
+    "torch-blas-dir", cl::cat(benchCategory),
     cl::desc("Directory prepended to the PyTorch peer's LD_LIBRARY_PATH"),
     cl::init(RNN_BENCH_OPENBLAS_DIR));
 cl::opt<bool> injectFault(
-    "inject-fault",
+    "inject-fault", cl::cat(benchCategory),
     cl::desc("Map two gates wrongly in both peers (tests the check)"),
     cl::Hidden);
 
@@ -419,6 +429,7 @@ void ensureSingleThread(char **argv) {
 int main(int argc, char **argv) {
   ensureSingleThread(argv);
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(benchCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "rnn-bench: rnnc's generated code against oneDNN and PyTorch\n");
