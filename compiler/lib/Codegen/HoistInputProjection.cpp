@@ -135,13 +135,9 @@ struct RNNHoistInputProjectionPass
         Value flat = tensor::CollapseShapeOp::create(b, loc, sequence, groups);
         int64_t n = cast<RankedTensorType>(flat.getType()).getDimSize(0);
         Type element = seqType.getElementType();
-        Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
         Value empty = tensor::EmptyOp::create(b, loc, {n, columns}, element);
-        Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
         Value product =
-            linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
-                                     ValueRange{flat, kernel}, ValueRange{init})
-                .getResult(0);
+            rnn::createMatmulFromZero(b, loc, flat, kernel, empty).getResult(0);
         SmallVector<int64_t> shape(seqType.getShape());
         shape.back() = columns;
         projection = tensor::ExpandShapeOp::create(

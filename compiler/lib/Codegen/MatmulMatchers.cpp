@@ -2,6 +2,7 @@
 
 #include "MatmulMatchers.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -16,4 +17,13 @@ bool rnn::isPlainMatmulFromZero(linalg::MatmulOp op) {
     return false;
   auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
   return fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+}
+
+linalg::MatmulOp rnn::createMatmulFromZero(OpBuilder &b, Location loc,
+                                           Value lhs, Value rhs, Value dest) {
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(getElementTypeOrSelf(dest.getType())));
+  Value init = linalg::FillOp::create(b, loc, zero, dest).getResult(0);
+  return linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
+                                  ValueRange{lhs, rhs}, ValueRange{init});
 }

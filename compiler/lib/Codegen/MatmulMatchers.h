@@ -15,6 +15,12 @@ bool isPlainMatmul(linalg::MatmulOp op);
 /// accumulator: `lhs @ rhs` and nothing added.
 bool isPlainMatmulFromZero(linalg::MatmulOp op);
 
+/// Builds `lhs @ rhs` as isPlainMatmulFromZero recognizes it: a plain
+/// matmul into `dest` filled with zeros (`dest` gives the result's type and
+/// the tensor it is computed in).
+linalg::MatmulOp createMatmulFromZero(OpBuilder &b, Location loc, Value lhs,
+                                      Value rhs, Value dest);
+
 } // namespace mlir::rnn
 
 #endif // RNN_CODEGEN_MATMULMATCHERS_H

@@ -162,11 +162,8 @@ struct PieceBuilder {
     auto tileType = RankedTensorType::get({rows, width}, element);
     Value target = tensor::ExtractSliceOp::create(b, loc, tileType, ring,
                                                   offsets, sizes, unit);
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
-    Value init = linalg::FillOp::create(b, loc, zero, target).getResult(0);
-    auto matmul =
-        linalg::MatmulOp::create(b, loc, TypeRange{tileType},
-                                 ValueRange{block, weights}, ValueRange{init});
+    linalg::MatmulOp matmul =
+        rnn::createMatmulFromZero(b, loc, block, weights, target);
     Value updated = tensor::InsertSliceOp::create(b, loc, matmul.getResult(0),
                                                   ring, offsets, sizes, unit);
     return {updated, matmul};
