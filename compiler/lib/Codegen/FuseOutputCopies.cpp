@@ -14,7 +14,6 @@
 #include "rnn/Codegen/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -73,8 +72,7 @@ struct WriteCopyFromProducer : OpRewritePattern<linalg::CopyOp> {
     if (!map.isPermutation())
       return rewriter.notifyMatchFailure(copy, "not element-wise");
     Value slot = copy.getOutputs().front();
-    DominanceInfo dominance;
-    if (failed(moveValueDefinitions(rewriter, slot, producer, dominance)))
+    if (failed(moveValueDefinitions(rewriter, slot, producer)))
       return rewriter.notifyMatchFailure(copy, "slot not computable before");
 
     SmallVector<Value> inits(producer.getOutputs());

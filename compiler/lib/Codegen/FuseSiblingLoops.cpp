@@ -3,7 +3,6 @@
 #include "FuseSiblingLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -41,8 +40,7 @@ FailureOr<scf::ForOp> rnn::fuseSiblingLoops(RewriterBase &rewriter,
       !first->isBeforeInBlock(second) || !trips || trips != tripCount(second) ||
       usesResultOf(second, first))
     return failure();
-  DominanceInfo dominance;
-  if (failed(moveOperationDependencies(rewriter, second, first, dominance)))
+  if (failed(moveOperationDependencies(rewriter, second, first)))
     return failure();
 
   Location loc = first.getLoc();
