@@ -41,8 +41,24 @@ const char *rnnc::spec::stringify(Activation fn) {
     return "silu";
   case Activation::Identity:
     return "identity";
+  case Activation::Gelu:
+    return "gelu";
+  case Activation::GeluExact:
+    return "gelu_exact";
+  case Activation::Softmax:
+    return "softmax";
+  case Activation::LogSoftmax:
+    return "log_softmax";
+  case Activation::Softplus:
+    return "softplus";
+  case Activation::LeakyRelu:
+    return "leaky_relu";
   }
   return "<invalid activation>";
+}
+
+bool rnnc::spec::isElementwise(Activation fn) {
+  return fn != Activation::Softmax && fn != Activation::LogSoftmax;
 }
 
 const char *rnnc::spec::stringify(Merge merge) {
@@ -72,5 +88,43 @@ const char *rnnc::spec::stringify(PaddedOutputs padded) {
 }
 
 const char *rnnc::spec::stringify(Layer::Kind kind) {
-  return kind == Layer::Kind::Bidirectional ? "Bidirectional" : "RNN";
+  switch (kind) {
+  case Layer::Kind::RNN:
+    return "RNN";
+  case Layer::Kind::Bidirectional:
+    return "Bidirectional";
+  case Layer::Kind::Dense:
+    return "Dense";
+  case Layer::Kind::Pool:
+    return "Pool";
+  case Layer::Kind::Embed:
+    return "Embed";
+  case Layer::Kind::LayerNorm:
+    return "LayerNorm";
+  case Layer::Kind::Activation:
+    return "Activation";
+  case Layer::Kind::Dropout:
+    return "Dropout";
+  }
+  return "<invalid layer kind>";
+}
+
+const char *rnnc::spec::stringify(PoolFn fn) {
+  switch (fn) {
+  case PoolFn::Last:
+    return "last";
+  case PoolFn::First:
+    return "first";
+  case PoolFn::Mean:
+    return "mean";
+  case PoolFn::Max:
+    return "max";
+  case PoolFn::Sum:
+    return "sum";
+  case PoolFn::LastValid:
+    return "last_valid";
+  case PoolFn::FinalCarry:
+    return "final_carry";
+  }
+  return "<invalid pool fn>";
 }

@@ -32,8 +32,8 @@ int64_t mul(std::initializer_list<int64_t> factors) {
   return n;
 }
 
-/// Output features of `layer` when it reads `input`.
-Shape layerOutput(const Layer &layer, ArrayRef<int64_t> input) {
+/// Output features of recurrent `layer` when it reads `input`.
+Shape recurrentOutput(const Layer &layer, ArrayRef<int64_t> input) {
   if (!layer.isBidirectional())
     return cellOutputFeatures(layer.rnn.cell, input);
   Shape forward = cellOutputFeatures(layer.forward.cell, input);
@@ -42,6 +42,49 @@ Shape layerOutput(const Layer &layer, ArrayRef<int64_t> input) {
     forward.back() = add(forward.back(), backward.back());
   }
   return forward;
+}
+
+/// Output features of `layer` when it reads `input`; `lastRecurrent` is the
+/// output of the closest recurrent layer before it (what final_carry pools).
+Shape layerOutput(const Layer &layer, ArrayRef<int64_t> input,
+                  ArrayRef<int64_t> lastRecurrent) {
+  switch (layer.kind) {
+  case Layer::Kind::RNN:
+  case Layer::Kind::Bidirectional:
+    return recurrentOutput(layer, input);
+  case Layer::Kind::Dense: {
+    Shape out(input.begin(), input.end());
+    if (out.empty())
+      out.push_back(layer.features);
+    else
+      out.back() = layer.features;
+    return out;
+  }
+  case Layer::Kind::Embed:
+    return {layer.features};
+  case Layer::Kind::Pool:
+    if (layer.poolFn == PoolFn::FinalCarry)
+      return Shape(lastRecurrent.begin(), lastRecurrent.end());
+    return Shape(input.begin(), input.end());
+  case Layer::Kind::LayerNorm:
+  case Layer::Kind::Activation:
+  case Layer::Kind::Dropout:
+    return Shape(input.begin(), input.end());
+  }
+  return Shape(input.begin(), input.end());
+}
+
+/// Input features of layer `k` (k == layers.size(): the model's output) and
+/// the output of the closest recurrent layer before it.
+std::pair<Shape, Shape> walkFeatures(const Model &model, size_t k) {
+  Shape input = model.features, lastRecurrent;
+  for (size_t i = 0; i < k && i < model.layers.size(); ++i) {
+    Shape output = layerOutput(model.layers[i], input, lastRecurrent);
+    if (model.layers[i].isRecurrent())
+      lastRecurrent = output;
+    input = std::move(output);
+  }
+  return {input, lastRecurrent};
 }
 
 } // namespace
@@ -72,7 +115,9 @@ int64_t rnnc::spec::numGates(CellKind kind) {
 llvm::SmallVector<const RNN *, 2> rnnc::spec::layerDirections(const Layer &l) {
   if (l.isBidirectional())
     return {&l.forward, &l.backward};
-  return {&l.rnn};
+  if (l.kind == Layer::Kind::RNN)
+    return {&l.rnn};
+  return {};
 }
 
 Shape rnnc::spec::cellOutputFeatures(const Cell &cell,
@@ -95,16 +140,36 @@ std::vector<Shape> rnnc::spec::carryShapes(const Model &model, const Cell &cell,
 }
 
 Shape rnnc::spec::layerInputFeatures(const Model &model, size_t k) {
-  Shape input = model.features;
-  for (size_t i = 0; i < k && i < model.layers.size(); ++i)
-    input = layerOutput(model.layers[i], input);
-  return input;
+  return walkFeatures(model, k).first;
 }
 
 Shape rnnc::spec::layerOutputFeatures(const Model &model, size_t k) {
   if (k >= model.layers.size())
     return {};
-  return layerOutput(model.layers[k], layerInputFeatures(model, k));
+  auto [input, lastRecurrent] = walkFeatures(model, k);
+  return layerOutput(model.layers[k], input, lastRecurrent);
+}
+
+bool rnnc::spec::layerKeepsTime(const Model &model, size_t k) {
+  for (size_t i = 0; i <= k && i < model.layers.size(); ++i)
+    if (model.layers[i].kind == Layer::Kind::Pool)
+      return false;
+  return true;
+}
+
+Shape rnnc::spec::layerOutputShape(const Model &model, size_t k) {
+  Shape shape = model.batch;
+  if (layerKeepsTime(model, k))
+    shape.insert(shape.begin() + (model.timeMajor ? 0 : shape.size()),
+                 model.time);
+  Shape features = layerOutputFeatures(model, k);
+  shape.insert(shape.end(), features.begin(), features.end());
+  return shape;
+}
+
+Shape rnnc::spec::modelOutputShape(const Model &model) {
+  return model.layers.empty() ? Shape{}
+                              : layerOutputShape(model, model.layers.size() - 1);
 }
 
 std::vector<Shape> rnnc::spec::layerCarryShapes(const Model &model, size_t k,
@@ -142,9 +207,21 @@ int64_t rnnc::spec::numCellParams(const Cell &cell, ArrayRef<int64_t> input,
 int64_t rnnc::spec::numLayerParams(const Model &model, size_t k) {
   if (k >= model.layers.size())
     return 0;
+  const Layer &layer = model.layers[k];
   Shape input = layerInputFeatures(model, k);
+  int64_t in = input.empty() ? 0 : input.back();
+  switch (layer.kind) {
+  case Layer::Kind::Dense:
+    return add(mul(in, layer.features), layer.useBias ? layer.features : 0);
+  case Layer::Kind::Embed:
+    return mul(layer.numEmbeddings, layer.features);
+  case Layer::Kind::LayerNorm:
+    return mul(in, int64_t(layer.useScale) + int64_t(layer.useBias));
+  default:
+    break;
+  }
   int64_t n = 0;
-  for (const RNN *rnn : layerDirections(model.layers[k]))
+  for (const RNN *rnn : layerDirections(layer))
     n = add(n, numCellParams(rnn->cell, input, model.paramsLayout));
   return n;
 }
@@ -154,8 +231,13 @@ int64_t rnnc::spec::numParams(const Model &model) {
   llvm::StringSet<> seen;
   int64_t n = 0;
   for (size_t k = 0; k < model.layers.size(); ++k) {
+    const Layer &layer = model.layers[k];
+    if (!layer.isRecurrent()) {
+      n = add(n, numLayerParams(model, k));
+      continue;
+    }
     Shape input = layerInputFeatures(model, k);
-    for (const RNN *rnn : layerDirections(model.layers[k]))
+    for (const RNN *rnn : layerDirections(layer))
       if (seen.insert(rnn->cell.params).second)
         n = add(n, numCellParams(rnn->cell, input, model.paramsLayout));
   }
@@ -189,6 +271,32 @@ int64_t rnnc::spec::flopsPerStep(const Model &model) {
   int64_t n = 0;
   for (size_t k = 0; k < model.layers.size(); ++k)
     n = add(n, layerFlopsPerStep(model, k));
+  return n;
+}
+
+int64_t rnnc::spec::layerFlops(const Model &model, size_t k) {
+  if (k >= model.layers.size())
+    return 0;
+  const Layer &layer = model.layers[k];
+  if (layer.isRecurrent())
+    return mul(layerFlopsPerStep(model, k), model.time);
+  if (layer.kind != Layer::Kind::Dense)
+    return 0;
+  // One multiply-add per kernel entry for every row the Dense maps.
+  Shape input = layerInputFeatures(model, k);
+  int64_t in = input.empty() ? 0 : input.back();
+  int64_t rows = mul(numElements(model.batch),
+                     numElements(ArrayRef<int64_t>(input).drop_back(
+                         input.empty() ? 0 : 1)));
+  if (layerKeepsTime(model, k))
+    rows = mul(rows, model.time);
+  return mul({2, rows, in, layer.features});
+}
+
+int64_t rnnc::spec::modelFlops(const Model &model) {
+  int64_t n = 0;
+  for (size_t k = 0; k < model.layers.size(); ++k)
+    n = add(n, layerFlops(model, k));
   return n;
 }
 

@@ -28,7 +28,8 @@ enum class CellKind {
   ConvLSTM,      ///< ConvLSTMCell (linen only)
 };
 
-/// Element-wise functions with jax.nn semantics.
+/// Activation functions with jax.nn semantics. All but Softmax and
+/// LogSoftmax are element-wise; those two normalize over the last axis.
 enum class Activation {
   Sigmoid,
   HardSigmoid, ///< relu6(x + 3) / 6
@@ -38,7 +39,21 @@ enum class Activation {
   Elu, ///< alpha = 1
   Silu,
   Identity,
+  Gelu,       ///< jax.nn.gelu(approximate=True): the tanh approximation
+  GeluExact,  ///< jax.nn.gelu(approximate=False): x * (1 + erf(x/sqrt 2)) / 2
+  Softmax,    ///< over the last axis
+  LogSoftmax, ///< over the last axis
+  Softplus,   ///< log(1 + exp(x)), as jnp.logaddexp(x, 0)
+  LeakyRelu,  ///< slope 0.01 below zero
 };
+
+/// True for the activations that act on each element alone (all but
+/// Softmax and LogSoftmax); only those can be a cell's gate_fn or
+/// activation_fn.
+bool isElementwise(Activation fn);
+
+/// How a Pool layer reduces the time axis (docs/SpecFormat.md).
+enum class PoolFn { Last, First, Mean, Max, Sum, LastValid, FinalCarry };
 
 enum class Merge { Concat, Add, Mul, Mean };
 enum class ParamsLayout { Linen, NNX };
@@ -73,19 +88,62 @@ struct RNN {
   llvm::SMLoc loc;
 };
 
+/// One entry of the spec's `layers`. The recurrent kinds (RNN,
+/// Bidirectional) scan cells over time; the others act on the previous
+/// layer's output at every step (or once, after a Pool has removed the time
+/// axis). Fields belong to the kinds named beside them.
 struct Layer {
-  enum class Kind { RNN, Bidirectional };
+  enum class Kind {
+    RNN,
+    Bidirectional,
+    Dense,      ///< nn.Dense, then `activation`
+    Pool,       ///< a reduction over the time axis
+    Embed,      ///< nn.Embed; only as the first layer
+    LayerNorm,  ///< nn.LayerNorm over the last axis
+    Activation, ///< an activation function between layers
+    Dropout,    ///< nn.Dropout: the identity at inference
+  };
   Kind kind = Kind::RNN;
   std::string name;
+  llvm::SMLoc loc;
+
+  // RNN, Bidirectional.
   RNN rnn;      ///< Kind::RNN
   RNN forward;  ///< Kind::Bidirectional
   RNN backward; ///< Kind::Bidirectional
   Merge merge = Merge::Concat;
   bool returnCarry = false;
   InitialCarry initialCarry = InitialCarry::Zeros;
-  llvm::SMLoc loc;
+
+  // Dense, Embed, LayerNorm.
+  int64_t features = 0;      ///< Dense, Embed
+  int64_t numEmbeddings = 0; ///< Embed
+  bool useBias = true;       ///< Dense, LayerNorm
+  bool useScale = true;      ///< LayerNorm
+  double epsilon = 1e-6;     ///< LayerNorm
+  std::string params;        ///< '/'-joined param path (Dense, Embed, LayerNorm)
+
+  /// Dense: applied after the affine map (none when unset). Activation: the
+  /// function itself.
+  std::optional<Activation> activation;
+
+  // Pool.
+  PoolFn poolFn = PoolFn::Last;
+  bool validOnly = false;
+
+  // Dropout.
+  double rate = 0.0;
 
   bool isBidirectional() const { return kind == Kind::Bidirectional; }
+  /// RNN and Bidirectional layers: the ones with cells and carries.
+  bool isRecurrent() const {
+    return kind == Kind::RNN || kind == Kind::Bidirectional;
+  }
+  /// Layers whose weights come from the weights file.
+  bool hasParams() const {
+    return isRecurrent() || kind == Kind::Dense || kind == Kind::Embed ||
+           (kind == Kind::LayerNorm && (useScale || useBias));
+  }
 };
 
 struct Model {
@@ -95,11 +153,20 @@ struct Model {
   PaddedOutputs paddedOutputs = PaddedOutputs::Compute;
   std::vector<int64_t> batch;    ///< static batch dims, possibly empty
   int64_t time = 0;              ///< T
-  std::vector<int64_t> features; ///< [I] or, for ConvLSTM, [spatial..., C]
+  /// [I] or, for ConvLSTM, [spatial..., C]; empty when the first layer is
+  /// an Embed (x is then int32 token ids of shape (*batch, T)).
+  std::vector<int64_t> features;
   bool timeMajor = false;
   bool seqLengths = false;
   std::vector<Layer> layers;
+  /// Globs of weights-file keys that binding skips (`ignore_params`).
+  std::vector<std::string> ignoreParams;
   llvm::SMLoc loc;
+
+  /// True when x holds int32 token ids (the first layer is an Embed).
+  bool takesTokens() const {
+    return !layers.empty() && layers.front().kind == Layer::Kind::Embed;
+  }
 };
 
 /// Short names used in diagnostics and generated symbols ("LSTMCell", ...).
@@ -109,7 +176,8 @@ const char *stringify(Merge merge);
 const char *stringify(ParamsLayout layout);  ///< "linen", "nnx"
 const char *stringify(InitialCarry carry);   ///< "zeros", "input"
 const char *stringify(PaddedOutputs padded); ///< "compute", "zeros"
-const char *stringify(Layer::Kind kind);     ///< "RNN", "Bidirectional"
+const char *stringify(Layer::Kind kind);     ///< "RNN", "Bidirectional", "Dense", ...
+const char *stringify(PoolFn fn);            ///< "last", "first", ..., "final_carry"
 
 } // namespace rnnc::spec
 

@@ -43,7 +43,7 @@ int64_t numElements(llvm::ArrayRef<int64_t> dims);
 int64_t numGates(CellKind kind);
 
 /// The RNNs of a layer in execution order: {&rnn} for an RNN layer,
-/// {&forward, &backward} for a Bidirectional one.
+/// {&forward, &backward} for a Bidirectional one, {} for the others.
 llvm::SmallVector<const RNN *, 2> layerDirections(const Layer &layer);
 
 /// What `cell` outputs per step for inputs of feature shape `input`: [H], or
@@ -61,8 +61,21 @@ std::vector<Shape> carryShapes(const Model &model, const Cell &cell,
 Shape layerInputFeatures(const Model &model, size_t k);
 
 /// Feature shape of layer `k`'s output (after merging, for Bidirectional:
-/// concat adds the last dims, add/mul/mean keep them).
+/// concat adds the last dims, add/mul/mean keep them; Dense replaces the
+/// last dim; Embed gives [features]; Pool keeps the features, except
+/// final_carry, which gives the closest recurrent layer's output features).
 Shape layerOutputFeatures(const Model &model, size_t k);
+
+/// True when layer `k`'s output still has the time axis (no Pool at or
+/// before k).
+bool layerKeepsTime(const Model &model, size_t k);
+
+/// The whole shape of layer `k`'s output: batch dims, time (where it is
+/// kept, first when time major) and features.
+Shape layerOutputShape(const Model &model, size_t k);
+
+/// The shape of the model's `y`: the last layer's output shape.
+Shape modelOutputShape(const Model &model);
 
 /// Carry shapes of direction `dir` of layer `k` (0: the RNN or forward_rnn,
 /// 1: backward_rnn).
@@ -84,6 +97,13 @@ int64_t cellFlopsPerStep(const Model &model, const Cell &cell,
                          llvm::ArrayRef<int64_t> input);
 int64_t layerFlopsPerStep(const Model &model, size_t k);
 int64_t flopsPerStep(const Model &model);
+
+/// FLOPs of layer `k` over one whole call (all T steps): the recurrent
+/// layers' per-step FLOPs times T, and 2·rows·in·features for a Dense
+/// (rows: every batch row, step and spatial position it maps). Other layers
+/// count 0.
+int64_t layerFlops(const Model &model, size_t k);
+int64_t modelFlops(const Model &model);
 
 /// "[8, 100, 40]"-style rendering of a shape.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);

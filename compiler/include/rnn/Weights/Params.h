@@ -59,9 +59,17 @@ struct CellParams {
 };
 
 /// The weights of one spec layer: `forward` is the only cell of an RNN layer.
+/// The other layers keep Flax's own arrays (Dense `kernel` (in, features)
+/// and `bias` (features); Embed `embedding` (num_embeddings, features);
+/// LayerNorm `scale` and `bias` (features)), each present iff the layer has
+/// it.
 struct LayerParams {
   CellParams forward;
   std::optional<CellParams> backward; ///< Bidirectional only
+  std::optional<Tensor> kernel;       ///< Dense
+  std::optional<Tensor> bias;         ///< Dense, LayerNorm
+  std::optional<Tensor> scale;        ///< LayerNorm
+  std::optional<Tensor> embedding;    ///< Embed
 };
 
 } // namespace rnnc
