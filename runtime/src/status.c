@@ -17,6 +17,8 @@ const char *rnnrt_status_string(rnnrt_status_t status) {
     return "sequence length out of range";
   case RNNRT_ERROR_ARGUMENT:
     return "invalid argument";
+  case RNNRT_ERROR_TOKEN:
+    return "token id out of range";
   default:
     return "unknown status";
   }

@@ -3,6 +3,7 @@
 #include "rnn/Codegen/Passes.h"
 #include "rnn/Conversion/RNNToRuntime/RuntimeCalls.h"
 #include "rnn/IR/RNNDialect.h"
+#include "rnn/IR/RNNOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -30,6 +31,33 @@ std::optional<unsigned> findArgument(func::FuncOp func, StringRef name) {
       if (attr.getValue() == name)
         return i;
   return std::nullopt;
+}
+
+/// Checks the token ids of every rnn.embed that reads a model argument:
+/// returns `status` when it is already an error, else the check's status.
+Value checkTokenIds(OpBuilder &b, Location loc, func::FuncOp model,
+                    Block *entryBlock, Value status) {
+  model.walk([&](EmbedOp embed) {
+    auto arg = dyn_cast<BlockArgument>(embed.getIds());
+    if (!arg || arg.getOwner() != &model.getBody().front())
+      return;
+    Value ids = entryBlock->getArgument(arg.getArgNumber());
+    int64_t count = cast<MemRefType>(ids.getType()).getNumElements();
+    int64_t rows = embed.getEmbedding().getType().getDimSize(0);
+    SmallVector<Value> args{
+        pointerBuffer(b, loc, ids),
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(count)),
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(rows))};
+    func::FuncOp check = lookupOrDeclareRuntimeFunction(
+        b, model->getParentOfType<ModuleOp>(), "rnnrt_check_token_ids",
+        ValueRange(args).getTypes());
+    Value tokens = func::CallOp::create(b, loc, check, args).getResult(0);
+    Value failed = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, status,
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+    status = arith::SelectOp::create(b, loc, failed, status, tokens);
+  });
+  return status;
 }
 
 LogicalResult createEntryPoint(func::FuncOp model) {
@@ -83,6 +111,7 @@ LogicalResult createEntryPoint(func::FuncOp model) {
         ValueRange(args).getTypes());
     status = func::CallOp::create(b, loc, check, args).getResult(0);
   }
+  status = checkTokenIds(b, loc, model, block, status);
   Value ok = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq, status,
       arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));

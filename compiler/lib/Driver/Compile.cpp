@@ -75,7 +75,9 @@ static LogicalResult describeEntryPoint(ModuleOp module,
     EntryParameter param;
     param.name = name.getValue().str();
     param.shape.assign(type.getShape().begin(), type.getShape().end());
-    param.isLengths = type.getElementType().isInteger(32);
+    bool int32 = type.getElementType().isInteger(32);
+    param.isTokens = int32 && param.name == "x";
+    param.isLengths = int32 && !param.isTokens;
     param.isOutput = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
     compiled.parameters.push_back(std::move(param));
   }

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace rnnc;
@@ -33,6 +34,18 @@ rnn::Activation toActivation(spec::Activation fn) {
     return rnn::Activation::silu;
   case spec::Activation::Identity:
     return rnn::Activation::identity;
+  case spec::Activation::Gelu:
+    return rnn::Activation::gelu;
+  case spec::Activation::GeluExact:
+    return rnn::Activation::gelu_exact;
+  case spec::Activation::Softmax:
+    return rnn::Activation::softmax;
+  case spec::Activation::LogSoftmax:
+    return rnn::Activation::log_softmax;
+  case spec::Activation::Softplus:
+    return rnn::Activation::softplus;
+  case spec::Activation::LeakyRelu:
+    return rnn::Activation::leaky_relu;
   }
   llvm_unreachable("unknown activation");
 }
@@ -49,6 +62,29 @@ rnn::Merge toMerge(spec::Merge merge) {
     return rnn::Merge::mean;
   }
   llvm_unreachable("unknown merge");
+}
+
+/// The rnn.pool kind of a Pool layer (all but final_carry, which reads a
+/// carry instead) and whether it reads the sequence lengths.
+std::pair<rnn::PoolKind, bool> toPool(const Layer &layer) {
+  bool valid = layer.validOnly;
+  switch (layer.poolFn) {
+  case PoolFn::Last:
+    return {rnn::PoolKind::last, valid};
+  case PoolFn::First:
+    return {rnn::PoolKind::first, valid};
+  case PoolFn::Mean:
+    return {rnn::PoolKind::mean, valid};
+  case PoolFn::Max:
+    return {rnn::PoolKind::max, valid};
+  case PoolFn::Sum:
+    return {rnn::PoolKind::sum, valid};
+  case PoolFn::LastValid:
+    return {rnn::PoolKind::last, true};
+  case PoolFn::FinalCarry:
+    break;
+  }
+  llvm_unreachable("final_carry is not an rnn.pool");
 }
 
 class ModelBuilder {
@@ -68,13 +104,24 @@ private:
   }
 
   /// A sequence tensor (layout per the spec) with `features` trailing dims.
-  RankedTensorType sequenceType(ArrayRef<int64_t> features) {
+  RankedTensorType sequenceType(ArrayRef<int64_t> features,
+                                Type elementType = {}) {
     SmallVector<int64_t> shape(model.batch.begin(), model.batch.end());
     shape.insert(shape.begin() + (model.timeMajor ? 0 : shape.size()),
                  model.time);
     shape.append(features.begin(), features.end());
-    return RankedTensorType::get(shape, builder.getF32Type());
+    return RankedTensorType::get(
+        shape, elementType ? elementType : builder.getF32Type());
   }
+
+  /// The output type of layer `k` (time kept or pooled away).
+  RankedTensorType layerOutputType(size_t k) {
+    return f32Tensor(layerOutputShape(model, k));
+  }
+
+  /// Emits non-recurrent layer `k` on `x`; `lastRecurrentH` is the closest
+  /// recurrent layer's final h (for Pool final_carry).
+  Value buildLayer(size_t k, Value x, Value lengths, Value lastRecurrentH);
 
   /// The batch dims followed by `features`.
   RankedTensorType batchedType(ArrayRef<int64_t> features) {
@@ -125,6 +172,57 @@ private:
   SmallVector<Type> argTypes;
   std::vector<std::string> argNames;
 };
+
+Value ModelBuilder::buildLayer(size_t k, Value x, Value lengths,
+                               Value lastRecurrentH) {
+  const Layer &layer = model.layers[k];
+  const LayerParams &weights = params[k];
+  Location loc = locate(layer.loc, layer.name);
+  RankedTensorType type = layerOutputType(k);
+  auto activation = [&](std::optional<spec::Activation> fn) {
+    return fn ? rnn::ActivationAttr::get(&ctx, toActivation(*fn))
+              : rnn::ActivationAttr();
+  };
+  auto optionalConstant = [&](const std::optional<Tensor> &tensor) {
+    return tensor ? constant(*tensor, loc) : Value();
+  };
+  int64_t numBatchDims = model.batch.size();
+  switch (layer.kind) {
+  case Layer::Kind::Dense:
+    return rnn::DenseOp::create(builder, loc, type, x,
+                                constant(*weights.kernel, loc),
+                                optionalConstant(weights.bias),
+                                activation(layer.activation));
+  case Layer::Kind::Embed:
+    return rnn::EmbedOp::create(builder, loc, type, x,
+                                constant(*weights.embedding, loc));
+  case Layer::Kind::LayerNorm:
+    return rnn::LayerNormOp::create(
+        builder, loc, type, x, optionalConstant(weights.scale),
+        optionalConstant(weights.bias),
+        builder.getF64FloatAttr(layer.epsilon));
+  case Layer::Kind::Activation:
+    return rnn::ActivationOp::create(
+        builder, loc, rnn::ActivationAttr::get(&ctx,
+                                               toActivation(*layer.activation)),
+        x);
+  case Layer::Kind::Dropout:
+    return x; // the identity at inference
+  case Layer::Kind::Pool: {
+    if (layer.poolFn == PoolFn::FinalCarry)
+      return lastRecurrentH;
+    auto [kind, valid] = toPool(layer);
+    return rnn::PoolOp::create(
+        builder, loc, type, rnn::PoolKindAttr::get(&ctx, kind), x,
+        valid ? lengths : Value(), builder.getI64IntegerAttr(numBatchDims),
+        model.timeMajor ? builder.getUnitAttr() : UnitAttr());
+  }
+  case Layer::Kind::RNN:
+  case Layer::Kind::Bidirectional:
+    break;
+  }
+  llvm_unreachable("recurrent layers are built in build()");
+}
 
 void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
                                  const CellParams &weights,
@@ -189,8 +287,12 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
   OwningOpRef<ModuleOp> module = ModuleOp::create(modelLoc);
   builder.setInsertionPointToEnd(module->getBody());
 
-  // Inputs: x, lengths, then each initial carry the caller passes.
-  addArgument(sequenceType(layerInputFeatures(model, 0)), "x");
+  // Inputs: x (token ids after an Embed), lengths, then each initial carry
+  // the caller passes.
+  addArgument(model.takesTokens()
+                  ? sequenceType({}, builder.getI32Type())
+                  : sequenceType(layerInputFeatures(model, 0)),
+              "x");
   if (model.seqLengths)
     addArgument(RankedTensorType::get(model.batch, builder.getI32Type()),
                 "seq_lengths");
@@ -230,7 +332,23 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
           : UnitAttr();
   UnitAttr timeMajor = model.timeMajor ? builder.getUnitAttr() : UnitAttr();
   IntegerAttr numBatchDims = builder.getI64IntegerAttr(model.batch.size());
+  // Recurrent layers whose final h a later Pool(final_carry) reads.
+  llvm::SmallDenseSet<size_t> finalCarryRead;
+  std::optional<size_t> lastRecurrent;
   for (auto [k, layer] : llvm::enumerate(model.layers)) {
+    if (layer.isRecurrent())
+      lastRecurrent = k;
+    else if (layer.kind == Layer::Kind::Pool &&
+             layer.poolFn == PoolFn::FinalCarry && lastRecurrent)
+      finalCarryRead.insert(*lastRecurrent);
+  }
+  Value lastRecurrentH;
+  for (auto [k, layer] : llvm::enumerate(model.layers)) {
+    if (!layer.isRecurrent()) {
+      x = buildLayer(k, x, lengths, lastRecurrentH);
+      continue;
+    }
+    bool wantCarry = layer.returnCarry || finalCarryRead.contains(k);
     Location loc = locate(layer.loc, layer.name);
     Shape inputFeatures = layerInputFeatures(model, k);
     RankedTensorType outputType = sequenceType(layerOutputFeatures(model, k));
@@ -238,7 +356,7 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
     if (!layer.isBidirectional()) {
       const RNN &rnn = layer.rnn;
       SmallVector<Type> types{outputType};
-      if (layer.returnCarry)
+      if (wantCarry)
         for (const Shape &shape : carryShapes(model, rnn.cell, inputFeatures))
           types.push_back(f32Tensor(shape));
       UnitAttr reverse = rnn.reverse ? builder.getUnitAttr() : UnitAttr();
@@ -251,10 +369,12 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
                     locate(rnn.cell.loc, layer.name));
       x = scan.getOutputs();
       carries.append(scan.getFinalCarry().begin(), scan.getFinalCarry().end());
+      if (wantCarry)
+        lastRecurrentH = carries.back();
     } else {
       SmallVector<Type> types{outputType};
       SmallVector<Type> forwardTypes, backwardTypes;
-      if (layer.returnCarry) {
+      if (wantCarry) {
         for (const Shape &shape :
              carryShapes(model, layer.forward.cell, inputFeatures))
           forwardTypes.push_back(f32Tensor(shape));
@@ -281,6 +401,21 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
                      bidi.getForwardCarry().end());
       carries.append(bidi.getBackwardCarry().begin(),
                      bidi.getBackwardCarry().end());
+      if (wantCarry) {
+        // Pool(final_carry) of a Bidirectional layer: both directions' h,
+        // merged as the outputs are.
+        Value forwardH = bidi.getForwardCarry().back();
+        Value backwardH = bidi.getBackwardCarry().back();
+        SmallVector<int64_t> shape(
+            cast<RankedTensorType>(forwardH.getType()).getShape());
+        if (layer.merge == Merge::Concat)
+          shape.back() +=
+              cast<RankedTensorType>(backwardH.getType()).getShape().back();
+        lastRecurrentH = rnn::MergeOp::create(
+            builder, loc, f32Tensor(shape),
+            rnn::MergeAttr::get(&ctx, toMerge(layer.merge)), forwardH,
+            backwardH);
+      }
     }
     if (!layer.returnCarry)
       continue;

@@ -29,6 +29,34 @@ std::string dims(ArrayRef<int64_t> shape) {
   return text.empty() ? "(scalar)" : text;
 }
 
+/// "RNN(LSTMCell)", "Dense(32, elu)", "Pool(last)", ...
+std::string layerDescription(const spec::Layer &layer) {
+  std::string kind = spec::stringify(layer.kind);
+  switch (layer.kind) {
+  case spec::Layer::Kind::RNN:
+    return kind + "(" + spec::stringify(layer.rnn.cell.kind) + ")";
+  case spec::Layer::Kind::Bidirectional:
+    return kind + "(" + spec::stringify(layer.forward.cell.kind) + ", " +
+           spec::stringify(layer.backward.cell.kind) + ")";
+  case spec::Layer::Kind::Dense:
+    return kind + "(" + std::to_string(layer.features) +
+           (layer.activation
+                ? std::string(", ") + spec::stringify(*layer.activation)
+                : std::string()) +
+           ")";
+  case spec::Layer::Kind::Pool:
+    return kind + "(" + spec::stringify(layer.poolFn) +
+           (layer.validOnly ? ", valid_only" : "") + ")";
+  case spec::Layer::Kind::Activation:
+    return kind + "(" + spec::stringify(*layer.activation) + ")";
+  case spec::Layer::Kind::Embed:
+  case spec::Layer::Kind::LayerNorm:
+  case spec::Layer::Kind::Dropout:
+    return kind;
+  }
+  return kind;
+}
+
 std::string cType(Type type) {
   return type.isInteger(32) ? "int32_t" : "float";
 }
@@ -84,9 +112,20 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
      << spec::numElements(
             spec::layerOutputFeatures(model, model.layers.size() - 1))
      << "\n";
+  spec::Shape outputShape = spec::modelOutputShape(model);
+  os << "#define " << prefix << "OUTPUT_SIZE " << spec::numElements(outputShape)
+     << " /* y" << dims(outputShape) << " */\n";
   os << "#define " << prefix << "WORKSPACE_SIZE " << workspaceSize.getInt()
      << "\n";
   os << "#define " << prefix << "WORKSPACE_ALIGNMENT 64\n\n";
+
+  os << "/* Layers: output shape, params, FLOPs per call.\n";
+  for (auto [k, layer] : llvm::enumerate(model.layers))
+    os << " *   " << layer.name << ": " << layerDescription(layer) << " -> "
+       << spec::formatShape(spec::layerOutputShape(model, k)) << ", "
+       << spec::numLayerParams(model, k) << " params, "
+       << spec::layerFlops(model, k) << " FLOPs\n";
+  os << " */\n\n";
 
   os << "/* Carry shapes of every layer (batch dims first), in Flax's order\n"
      << " * (c, h) or (h). */\n";
@@ -115,6 +154,9 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
        << "TIME */\n"
        << "#define " << prefix
        << "ERROR_ARGUMENT 2 /* seq_lengths is NULL */\n";
+  if (model.takesTokens())
+    os << "#define " << prefix << "ERROR_TOKEN 3 /* a token id in x < 0 or >= "
+       << model.layers.front().numEmbeddings << " */\n";
   os << "\n";
 
   os << "/* Runs the model. Inputs, then outputs, then the workspace:\n";

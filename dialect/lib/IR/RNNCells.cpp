@@ -31,6 +31,19 @@ static LogicalResult verifyElementTypes(Operation *op) {
   return success();
 }
 
+/// Checks that the cell's gate and activation functions act element-wise
+/// (softmax and log_softmax normalize over an axis; a cell cannot use them).
+static LogicalResult verifyElementwiseActivations(Operation *op) {
+  for (NamedAttribute attr : op->getAttrs())
+    if (auto fn = dyn_cast<ActivationAttr>(attr.getValue()))
+      if (fn.getValue() == Activation::softmax ||
+          fn.getValue() == Activation::log_softmax)
+        return op->emitOpError("expects an element-wise '")
+               << attr.getName().getValue() << "', got "
+               << stringifyActivation(fn.getValue());
+  return success();
+}
+
 /// Checks `value` (when present) has exactly `shape`.
 static LogicalResult verifyShape(Operation *op, StringRef name, Value value,
                                  ArrayRef<int64_t> shape, StringRef meaning) {
@@ -66,7 +79,8 @@ static LogicalResult verifyGatedCell(Operation *op, int64_t gates, Value input,
       failed(verifyShape(op, "wh", wh, {features, columns},
                          "features by " + cols)) ||
       failed(verifyShape(op, "bi", bi, {columns}, cols)) ||
-      failed(verifyShape(op, "bh", bh, {columns}, cols)))
+      failed(verifyShape(op, "bh", bh, {columns}, cols)) ||
+      failed(verifyElementwiseActivations(op)))
     return failure();
   return verifyElementTypes(op);
 }

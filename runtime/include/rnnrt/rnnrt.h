@@ -78,6 +78,8 @@ typedef int32_t rnnrt_status_t;
 /** A required pointer is NULL, a size is negative, or a stride is too small
  * (see each function). */
 #define RNNRT_ERROR_ARGUMENT 2
+/** A token id is outside [0, num_embeddings). */
+#define RNNRT_ERROR_TOKEN 3
 
 /** Returns a static, lowercase description of |status| without a trailing
  * period, e.g. "sequence length out of range". Unknown codes give
@@ -99,6 +101,22 @@ RNNRT_API const char *rnnrt_status_string(rnnrt_status_t status);
  * or RNNRT_ERROR_SEQ_LENGTH if some length is out of range. */
 RNNRT_API rnnrt_status_t rnnrt_check_seq_lengths(const int32_t *seq_lengths,
                                                  int64_t batch, int64_t time);
+
+/*===----------------------------------------------------------------------===*
+ * Token ids
+ *===----------------------------------------------------------------------===*/
+
+/** Checks that every id in |ids| lies in [0, |num_embeddings|).
+ *
+ * |ids|: |count| token ids, read only; must not be NULL unless |count| is 0.
+ * |count|: number of ids, >= 0.
+ * |num_embeddings|: rows of the embedding table, >= 1.
+ *
+ * Returns RNNRT_OK, RNNRT_ERROR_ARGUMENT (|ids| NULL with ids to read, a
+ * negative |count| or |num_embeddings| < 1) or RNNRT_ERROR_TOKEN. */
+RNNRT_API rnnrt_status_t rnnrt_check_token_ids(const int32_t *ids,
+                                               int64_t count,
+                                               int32_t num_embeddings);
 
 /*===----------------------------------------------------------------------===*
  * flip_sequences

@@ -92,3 +92,106 @@ func.func @negative_used_final_carry_kept(%x: tensor<4x6x5xf32>) -> tensor<4x5xf
   }
   return %h : tensor<4x5xf32>
 }
+
+// -----
+
+/// Pool(last) of a scan's outputs reads the scan's final h instead, so the
+/// outputs need not be stored.
+
+// CHECK-LABEL: func.func @pool_last_reads_final_carry
+// CHECK: %{{.*}}, %[[H:.*]] = rnn.scan %{{.*}} reverse {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x6x5xf32>, tensor<4x5xf32>
+// CHECK-NOT: rnn.pool
+// CHECK: return %[[H]]
+func.func @pool_last_reads_final_carry(%x: tensor<4x6x5xf32>) -> tensor<4x5xf32> {
+  %y = rnn.scan %x reverse {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x6x5xf32> {
+  ^bb0(%h0: tensor<4x5xf32>, %xt: tensor<4x5xf32>):
+    %s = arith.addf %h0, %xt : tensor<4x5xf32>
+    rnn.yield carry(%s : tensor<4x5xf32>) output(%s : tensor<4x5xf32>)
+  }
+  %p = rnn.pool <last> %y {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x5xf32>
+  return %p : tensor<4x5xf32>
+}
+
+// -----
+
+/// With the scan's own lengths, the last valid step is the final carry too.
+
+// CHECK-LABEL: func.func @pool_last_valid_reads_final_carry
+// CHECK: %{{.*}}, %[[H:.*]] = rnn.scan %{{.*}} lengths
+// CHECK-NOT: rnn.pool
+// CHECK: return %[[H]]
+func.func @pool_last_valid_reads_final_carry(%x: tensor<4x6x5xf32>, %len: tensor<4xi32>) -> tensor<4x5xf32> {
+  %y = rnn.scan %x lengths(%len : tensor<4xi32>) {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x6x5xf32> {
+  ^bb0(%h0: tensor<4x5xf32>, %xt: tensor<4x5xf32>):
+    %s = arith.addf %h0, %xt : tensor<4x5xf32>
+    rnn.yield carry(%s : tensor<4x5xf32>) output(%s : tensor<4x5xf32>)
+  }
+  %p = rnn.pool <last> %y lengths(%len : tensor<4xi32>) {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x5xf32>
+  return %p : tensor<4x5xf32>
+}
+
+// -----
+
+/// Outputs flipped back by keep_order: their last step is the first one
+/// processed, not the final carry.
+
+// CHECK-LABEL: func.func @negative_pool_last_keep_order
+// CHECK: rnn.pool <last>
+func.func @negative_pool_last_keep_order(%x: tensor<4x6x5xf32>) -> tensor<4x5xf32> {
+  %y = rnn.scan %x reverse keep_order {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x6x5xf32> {
+  ^bb0(%h0: tensor<4x5xf32>, %xt: tensor<4x5xf32>):
+    %s = arith.addf %h0, %xt : tensor<4x5xf32>
+    rnn.yield carry(%s : tensor<4x5xf32>) output(%s : tensor<4x5xf32>)
+  }
+  %p = rnn.pool <last> %y {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x5xf32>
+  return %p : tensor<4x5xf32>
+}
+
+// -----
+
+/// The scan selects each row's carry by its lengths, the pool takes step
+/// T-1 of every row: not the same step.
+
+// CHECK-LABEL: func.func @negative_pool_last_lengths_differ
+// CHECK: rnn.pool <last>
+func.func @negative_pool_last_lengths_differ(%x: tensor<4x6x5xf32>, %len: tensor<4xi32>) -> tensor<4x5xf32> {
+  %y = rnn.scan %x lengths(%len : tensor<4xi32>) {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x6x5xf32> {
+  ^bb0(%h0: tensor<4x5xf32>, %xt: tensor<4x5xf32>):
+    %s = arith.addf %h0, %xt : tensor<4x5xf32>
+    rnn.yield carry(%s : tensor<4x5xf32>) output(%s : tensor<4x5xf32>)
+  }
+  %p = rnn.pool <last> %y {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x5xf32>
+  return %p : tensor<4x5xf32>
+}
+
+// -----
+
+/// A row of length 0 pools to zeros but keeps a given initial carry.
+
+// CHECK-LABEL: func.func @negative_pool_last_valid_with_init
+// CHECK: rnn.pool <last>
+func.func @negative_pool_last_valid_with_init(%x: tensor<4x6x5xf32>, %len: tensor<4xi32>, %h: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  %y = rnn.scan %x lengths(%len : tensor<4xi32>) init(%h : tensor<4x5xf32>) {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x6x5xf32> {
+  ^bb0(%h0: tensor<4x5xf32>, %xt: tensor<4x5xf32>):
+    %s = arith.addf %h0, %xt : tensor<4x5xf32>
+    rnn.yield carry(%s : tensor<4x5xf32>) output(%s : tensor<4x5xf32>)
+  }
+  %p = rnn.pool <last> %y lengths(%len : tensor<4xi32>) {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x5xf32>
+  return %p : tensor<4x5xf32>
+}
+
+// -----
+
+/// Pool(mean) needs every step.
+
+// CHECK-LABEL: func.func @negative_pool_mean
+// CHECK: rnn.pool <mean>
+func.func @negative_pool_mean(%x: tensor<4x6x5xf32>) -> tensor<4x5xf32> {
+  %y = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x6x5xf32> {
+  ^bb0(%h0: tensor<4x5xf32>, %xt: tensor<4x5xf32>):
+    %s = arith.addf %h0, %xt : tensor<4x5xf32>
+    rnn.yield carry(%s : tensor<4x5xf32>) output(%s : tensor<4x5xf32>)
+  }
+  %p = rnn.pool <mean> %y {num_batch_dims = 1 : i64} : tensor<4x6x5xf32> -> tensor<4x5xf32>
+  return %p : tensor<4x5xf32>
+}

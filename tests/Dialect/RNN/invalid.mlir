@@ -450,3 +450,149 @@ func.func @negative_select_batch_dims(%s: tensor<6x4x5xf32>, %len: tensor<5xi32>
   %0 = rnn.select_last_carry %s, %len, %init : tensor<6x4x5xf32>, tensor<5xi32>, tensor<4x5xf32>
   return
 }
+
+// -----
+
+/// The layers around the recurrence.
+
+func.func @negative_dense_scalar(%x: tensor<f32>, %k: tensor<1x2xf32>) {
+  // expected-error @+1 {{'rnn.dense' op expects an input of rank >= 1, got a scalar}}
+  %0 = rnn.dense %x, %k : tensor<f32>, tensor<1x2xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dense_kernel(%x: tensor<4x3xf32>, %k: tensor<2x2xf32>) {
+  // expected-error @+1 {{'rnn.dense' op expects a kernel of shape 3xN (input features x output features), got 2x2}}
+  %0 = rnn.dense %x, %k : tensor<4x3xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dense_kernel_type(%x: tensor<4x3xf32>, %k: tensor<3x2xf16>) {
+  // expected-error @+1 {{'rnn.dense' op expects a kernel of element type 'f32', got 'f16'}}
+  %0 = rnn.dense %x, %k : tensor<4x3xf32>, tensor<3x2xf16> -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dense_bias(%x: tensor<4x3xf32>, %k: tensor<3x2xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'rnn.dense' op expects 'bias' of shape 2 (the last dim of the input), got 3}}
+  %0 = rnn.dense %x, %k bias(%b : tensor<3xf32>) : tensor<4x3xf32>, tensor<3x2xf32> -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dense_bias_type(%x: tensor<4x3xf32>, %k: tensor<3x2xf32>, %b: tensor<2xf16>) {
+  // expected-error @+1 {{'rnn.dense' op expects 'bias' of element type 'f32', got 'f16'}}
+  %0 = rnn.dense %x, %k bias(%b : tensor<2xf16>) : tensor<4x3xf32>, tensor<3x2xf32> -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dense_result(%x: tensor<4x3xf32>, %k: tensor<3x2xf32>) {
+  // expected-error @+1 {{'rnn.dense' op expects a result of type 'tensor<4x2xf32>', got 'tensor<4x3xf32>'}}
+  %0 = rnn.dense %x, %k : tensor<4x3xf32>, tensor<3x2xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_softmax_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{'rnn.activation' op expects an input of rank >= 1, got a scalar}}
+  %0 = rnn.activation <softmax> %x : tensor<f32>
+  return
+}
+
+// -----
+
+func.func @negative_cell_softmax(%x: tensor<8x4xf32>, %h: tensor<8x6xf32>, %wi: tensor<4x6xf32>, %wh: tensor<6x6xf32>) {
+  // expected-error @+1 {{'rnn.simple_cell' op expects an element-wise 'activation_fn', got softmax}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) activation_fn<softmax> : tensor<8x4xf32>, tensor<8x6xf32>, tensor<4x6xf32>, tensor<6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_layer_norm_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{'rnn.layer_norm' op expects an input of rank >= 1, got a scalar}}
+  %0 = rnn.layer_norm %x epsilon 1.0e-06 : tensor<f32>
+  return
+}
+
+// -----
+
+func.func @negative_layer_norm_epsilon(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rnn.layer_norm' op expects a positive 'epsilon', got 0}}
+  %0 = rnn.layer_norm %x epsilon 0.0 : tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_layer_norm_scale(%x: tensor<4x3xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{'rnn.layer_norm' op expects 'scale' of shape 3 (the last dim of the input), got 4}}
+  %0 = rnn.layer_norm %x scale(%s : tensor<4xf32>) epsilon 1.0e-06 : tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_layer_norm_bias(%x: tensor<4x3xf32>, %b: tensor<2xf32>) {
+  // expected-error @+1 {{'rnn.layer_norm' op expects 'bias' of shape 3 (the last dim of the input), got 2}}
+  %0 = rnn.layer_norm %x bias(%b : tensor<2xf32>) epsilon 1.0e-06 : tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_pool_batch_dims(%x: tensor<4x6x3xf32>) {
+  // expected-error @+1 {{'rnn.pool' op expects 'num_batch_dims' to be non-negative, got -1}}
+  %0 = rnn.pool <sum> %x {num_batch_dims = -1 : i64} : tensor<4x6x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_pool_rank(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'rnn.pool' op expects an input of rank >= 3 (1 batch dims, time, features), got rank 2}}
+  %0 = rnn.pool <sum> %x {num_batch_dims = 1 : i64} : tensor<4x6xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_pool_lengths(%x: tensor<4x6x3xf32>, %len: tensor<6xi32>) {
+  // expected-error @+1 {{'rnn.pool' op expects 'seq_lengths' of shape 4 (the batch dims), got 6}}
+  %0 = rnn.pool <sum> %x lengths(%len : tensor<6xi32>) {num_batch_dims = 1 : i64} : tensor<4x6x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_pool_result(%x: tensor<4x6x3xf32>) {
+  // expected-error @+1 {{'rnn.pool' op expects a result of type 'tensor<4x3xf32>' (the input without its time axis), got 'tensor<6x3xf32>'}}
+  %0 = rnn.pool <max> %x {num_batch_dims = 1 : i64} : tensor<4x6x3xf32> -> tensor<6x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_embed_table(%ids: tensor<4x6xi32>, %t: tensor<10xf32>) {
+  // expected-error @+1 {{'rnn.embed' op expects an embedding table of rank 2 (num_embeddings x features), got rank 1}}
+  %0 = rnn.embed %ids, %t : tensor<4x6xi32>, tensor<10xf32> -> tensor<4x6x1xf32>
+  return
+}
+
+// -----
+
+func.func @negative_embed_result(%ids: tensor<4x6xi32>, %t: tensor<10x3xf32>) {
+  // expected-error @+1 {{'rnn.embed' op expects a result of type 'tensor<4x6x3xf32>' (the ids' shape, then features), got 'tensor<4x3xf32>'}}
+  %0 = rnn.embed %ids, %t : tensor<4x6xi32>, tensor<10x3xf32> -> tensor<4x3xf32>
+  return
+}

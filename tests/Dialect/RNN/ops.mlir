@@ -176,3 +176,32 @@ func.func @sequence_utilities(%x: tensor<4x6x3xf32>, %t: tensor<6x4x3xf32>, %len
   %e = rnn.merge <mul> %x, %a : tensor<4x6x3xf32>, tensor<4x6x3xf32> -> tensor<4x6x3xf32>
   return %a, %b, %c, %d, %e : tensor<4x6x3xf32>, tensor<6x4x3xf32>, tensor<4x5xf32>, tensor<4x6x6xf32>, tensor<4x6x3xf32>
 }
+
+/// The layers around the recurrence.
+
+// CHECK-LABEL: func.func @layers
+func.func @layers(%ids: tensor<4x6xi32>, %table: tensor<10x3xf32>, %len: tensor<4xi32>,
+    %k: tensor<3x2xf32>, %b: tensor<2xf32>, %s: tensor<3xf32>) -> (tensor<4x2xf32>, tensor<4x6x3xf32>, tensor<4x3xf32>) {
+  // CHECK: rnn.embed %{{.*}}, %{{.*}} : tensor<4x6xi32>, tensor<10x3xf32> -> tensor<4x6x3xf32>
+  %e = rnn.embed %ids, %table : tensor<4x6xi32>, tensor<10x3xf32> -> tensor<4x6x3xf32>
+  // CHECK: rnn.layer_norm %{{.*}} scale(%{{.*}} : tensor<3xf32>) bias(%{{.*}} : tensor<3xf32>) epsilon {{.*}} : tensor<4x6x3xf32>
+  %n = rnn.layer_norm %e scale(%s : tensor<3xf32>) bias(%s : tensor<3xf32>) epsilon 1.0e-06 : tensor<4x6x3xf32>
+  // CHECK: rnn.layer_norm %{{.*}} epsilon 1.000000e-03 : tensor<4x6x3xf32>
+  %n2 = rnn.layer_norm %n epsilon 1.0e-03 : tensor<4x6x3xf32>
+  // CHECK: rnn.activation <gelu_exact> %{{.*}} : tensor<4x6x3xf32>
+  %a = rnn.activation <gelu_exact> %n2 : tensor<4x6x3xf32>
+  // CHECK: rnn.pool <mean> %{{.*}} lengths(%{{.*}} : tensor<4xi32>) {num_batch_dims = 1 : i64} : tensor<4x6x3xf32> -> tensor<4x3xf32>
+  %p = rnn.pool <mean> %a lengths(%len : tensor<4xi32>) {num_batch_dims = 1 : i64} : tensor<4x6x3xf32> -> tensor<4x3xf32>
+  // CHECK: rnn.dense %{{.*}}, %{{.*}} bias(%{{.*}} : tensor<2xf32>) activation <softmax> : tensor<4x3xf32>, tensor<3x2xf32> -> tensor<4x2xf32>
+  %d = rnn.dense %p, %k bias(%b : tensor<2xf32>) activation <softmax> : tensor<4x3xf32>, tensor<3x2xf32> -> tensor<4x2xf32>
+  // CHECK: rnn.dense %{{.*}}, %{{.*}} : tensor<4x6x3xf32>, tensor<3x2xf32> -> tensor<4x6x2xf32>
+  %d2 = rnn.dense %a, %k : tensor<4x6x3xf32>, tensor<3x2xf32> -> tensor<4x6x2xf32>
+  return %d, %a, %p : tensor<4x2xf32>, tensor<4x6x3xf32>, tensor<4x3xf32>
+}
+
+// CHECK-LABEL: func.func @pool_time_major
+func.func @pool_time_major(%y: tensor<6x2x4x5xf32>) -> tensor<2x4x5xf32> {
+  // CHECK: rnn.pool <last> %{{.*}} time_major {num_batch_dims = 2 : i64} : tensor<6x2x4x5xf32> -> tensor<2x4x5xf32>
+  %p = rnn.pool <last> %y time_major {num_batch_dims = 2 : i64} : tensor<6x2x4x5xf32> -> tensor<2x4x5xf32>
+  return %p : tensor<2x4x5xf32>
+}

@@ -58,8 +58,9 @@ struct CompileOptions {
 struct EntryParameter {
   std::string name; ///< "x", "seq_lengths", "carry/dec/h", ...
   std::vector<int64_t> shape;
-  bool isLengths = false; ///< int32 sequence lengths; else float32
-  bool isOutput = false;
+  bool isLengths = false; ///< int32 sequence lengths
+  bool isTokens = false;  ///< int32 token ids (x after an Embed)
+  bool isOutput = false;  ///< else float32 unless isLengths or isTokens
 };
 
 /// The artifacts of one compilation.

@@ -202,7 +202,10 @@ SmallVector<Value> ScanLowering::step(OpBuilder &b, OpFoldResult t,
                    });
   }
   SmallVector<Value> newCarries(next);
-  next.push_back(storeOutput(b, t, y, outputs));
+  // Outputs nobody reads (a Pool(last) took the final carry instead) are
+  // not stored; the untouched tensor folds away.
+  next.push_back(op.getOutputs().use_empty() ? outputs
+                                             : storeOutput(b, t, y, outputs));
   // Each row keeps the carry after its last valid step (t == L - 1).
   for (auto [carry, kept] : llvm::zip(newCarries, selected)) {
     Value chosen = selectRows(

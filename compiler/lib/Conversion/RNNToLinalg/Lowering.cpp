@@ -70,6 +70,55 @@ Value mlir::rnn::emitActivation(OpBuilder &b, Location loc, Activation act,
     return arith::MulFOp::create(b, loc, x, emitSigmoid(b, loc, x));
   case Activation::identity:
     return x;
+  case Activation::gelu: {
+    // jax.nn.gelu(approximate=True):
+    // x * 0.5 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))).
+    Value cube = arith::MulFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, x, x), x);
+    Value inner = arith::AddFOp::create(
+        b, loc, x,
+        arith::MulFOp::create(b, loc, floatConstant(b, loc, type, 0.044715),
+                              cube));
+    Value scaled = arith::MulFOp::create(
+        b, loc, floatConstant(b, loc, type, 0.7978845608028654), inner);
+    Value cdf = arith::MulFOp::create(
+        b, loc, floatConstant(b, loc, type, 0.5),
+        arith::AddFOp::create(b, loc, floatConstant(b, loc, type, 1.0),
+                              math::TanhOp::create(b, loc, scaled)));
+    return arith::MulFOp::create(b, loc, x, cdf);
+  }
+  case Activation::gelu_exact: {
+    // jax.nn.gelu(approximate=False): x * (erf(x / sqrt(2)) + 1) / 2.
+    Value erf = math::ErfOp::create(
+        b, loc,
+        arith::DivFOp::create(b, loc, x,
+                              floatConstant(b, loc, type, 1.4142135623730951)));
+    Value sum =
+        arith::AddFOp::create(b, loc, erf, floatConstant(b, loc, type, 1.0));
+    return arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, x, sum),
+                                 floatConstant(b, loc, type, 2.0));
+  }
+  case Activation::softplus: {
+    // jax.nn.softplus = logaddexp(x, 0): max(x, 0) + log1p(exp(-|x|)).
+    Value zero = floatConstant(b, loc, type, 0.0);
+    Value max = arith::MaximumFOp::create(b, loc, x, zero);
+    Value negAbs = arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x));
+    Value log1p =
+        math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, negAbs));
+    return arith::AddFOp::create(b, loc, max, log1p);
+  }
+  case Activation::leaky_relu: {
+    // jax.nn.leaky_relu with slope 0.01: x >= 0 ? x : 0.01 * x.
+    Value nonNegative =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x,
+                              floatConstant(b, loc, type, 0.0));
+    Value scaled =
+        arith::MulFOp::create(b, loc, floatConstant(b, loc, type, 0.01), x);
+    return arith::SelectOp::create(b, loc, nonNegative, x, scaled);
+  }
+  case Activation::softmax:
+  case Activation::log_softmax:
+    llvm_unreachable("softmax and log_softmax are not element-wise");
   }
   llvm_unreachable("unknown activation");
 }

@@ -29,7 +29,8 @@ Value floatConstant(OpBuilder &b, Location loc, Type type, double value);
 /// gives exactly 0, so no clamping is needed.
 Value emitSigmoid(OpBuilder &b, Location loc, Value x);
 
-/// `act(x)` with jax.nn semantics (see RNNEnums.td).
+/// `act(x)` with jax.nn semantics (see RNNEnums.td), for the element-wise
+/// activations (not softmax or log_softmax).
 Value emitActivation(OpBuilder &b, Location loc, Activation act, Value x);
 
 //===----------------------------------------------------------------------===//
@@ -90,6 +91,8 @@ SmallVector<Value> emitGateGeneric(OpBuilder &b, Location loc,
 void populateDenseCellPatterns(RewritePatternSet &patterns);
 void populateConvLSTMCellPatterns(RewritePatternSet &patterns);
 void populateMergePatterns(RewritePatternSet &patterns);
+/// Dense, activations, LayerNorm, Pool and Embed (Layers.cpp).
+void populateLayerPatterns(RewritePatternSet &patterns);
 
 /// Whether linalg has a named channels-last convolution for `spatialDims`
 /// spatial dims (conv_1d_nwc_wcf, conv_2d_nhwc_hwcf, conv_3d_ndhwc_dhwcf).

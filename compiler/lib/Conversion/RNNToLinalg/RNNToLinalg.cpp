@@ -1,6 +1,7 @@
 //===- RNNToLinalg.cpp - The --convert-rnn-to-linalg pass -----------------===//
 //
-// A partial conversion: the cell ops and rnn.merge are illegal, everything
+// A partial conversion: the cell ops, rnn.merge and the non-recurrent
+// layers are illegal, everything
 // else (rnn.scan and the other sequence ops included) is left alone. The
 // conversion walks into regions, so cells in scan bodies are lowered too.
 // Unsupported cases (dynamic shapes, ConvLSTM with more than 3 spatial dims)
@@ -27,12 +28,13 @@ void mlir::rnn::populateRNNToLinalgConversionPatterns(
   populateDenseCellPatterns(patterns);
   populateConvLSTMCellPatterns(patterns);
   populateMergePatterns(patterns);
+  populateLayerPatterns(patterns);
 }
 
 /// The ops this pass lowers.
 static bool isLowered(Operation *op) {
   return isa<LSTMCellOp, GRUCellOp, MGUCellOp, SimpleCellOp, ConvLSTMCellOp,
-             MergeOp>(op);
+             MergeOp, DenseOp, ActivationOp, LayerNormOp, PoolOp, EmbedOp>(op);
 }
 
 /// Emits an error on `op` when the patterns cannot lower it.
@@ -69,7 +71,8 @@ struct ConvertRNNToLinalgPass
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, tensor::TensorDialect>();
     target.addIllegalOp<LSTMCellOp, GRUCellOp, MGUCellOp, SimpleCellOp,
-                        ConvLSTMCellOp, MergeOp>();
+                        ConvLSTMCellOp, MergeOp, DenseOp, ActivationOp,
+                        LayerNormOp, PoolOp, EmbedOp>();
     RewritePatternSet patterns(ctx);
     populateRNNToLinalgConversionPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,

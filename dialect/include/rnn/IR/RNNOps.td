@@ -6,6 +6,7 @@
 include "rnn/IR/RNNDialect.td"
 include "rnn/IR/RNNEnums.td"
 include "rnn/IR/RNNCells.td"
+include "rnn/IR/RNNLayerOps.td"
 include "mlir/IR/RegionKindInterface.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
