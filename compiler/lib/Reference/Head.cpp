@@ -50,8 +50,8 @@ checkNoOtherParams(const LayerParams &params,
       {&params.scale, "scale"},
       {&params.embedding, "embedding"}};
   for (auto [array, name] : arrays)
-    if (*array && std::find(allowed.begin(), allowed.end(), array) ==
-                      allowed.end())
+    if (*array &&
+        std::find(allowed.begin(), allowed.end(), array) == allowed.end())
       return makeError("unexpected '" + llvm::Twine(name) + "' for " + what);
   return llvm::Error::success();
 }
@@ -61,8 +61,7 @@ static llvm::Error checkOptional(const std::optional<Tensor> &tensor,
                                  bool wanted, llvm::ArrayRef<int64_t> shape,
                                  const llvm::Twine &what) {
   if (!wanted)
-    return tensor ? makeError("unexpected " + what)
-                  : llvm::Error::success();
+    return tensor ? makeError("unexpected " + what) : llvm::Error::success();
   if (!tensor)
     return makeError("missing " + what);
   return checkTensor(*tensor, shape, what);
@@ -95,8 +94,8 @@ detail::checkHeadLayer(const spec::Layer &layer, const LayerParams &params,
   case Kind::Dense:
     if (layer.features <= 0)
       return makeError("expected positive features for " + what);
-    if (auto err = checkNoOtherParams(params, {&params.kernel, &params.bias},
-                                      what))
+    if (auto err =
+            checkNoOtherParams(params, {&params.kernel, &params.bias}, what))
       return std::move(err);
     if (auto err = checkOptional(params.kernel, true, {last, layer.features},
                                  "'kernel' of " + what))
@@ -110,8 +109,8 @@ detail::checkHeadLayer(const spec::Layer &layer, const LayerParams &params,
   case Kind::LayerNorm:
     if (!(layer.epsilon > 0.0))
       return makeError("expected a positive epsilon for " + what);
-    if (auto err = checkNoOtherParams(params, {&params.scale, &params.bias},
-                                      what))
+    if (auto err =
+            checkNoOtherParams(params, {&params.scale, &params.bias}, what))
       return std::move(err);
     if (auto err = checkOptional(params.scale, layer.useScale, {last},
                                  "'scale' of " + what))

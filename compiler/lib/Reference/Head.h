@@ -36,10 +36,9 @@ void applyActivation(spec::Activation fn, std::vector<double> &data,
 /// Checks a Dense, Embed, LayerNorm, Activation or Dropout \p layer and its
 /// weights \p params for per-step inputs of shape \p input (for an Embed:
 /// []) and returns the per-step output shape. \p what names the layer.
-llvm::Expected<std::vector<int64_t>> checkHeadLayer(const spec::Layer &layer,
-                                                    const LayerParams &params,
-                                                    llvm::ArrayRef<int64_t> input,
-                                                    const llvm::Twine &what);
+llvm::Expected<std::vector<int64_t>>
+checkHeadLayer(const spec::Layer &layer, const LayerParams &params,
+               llvm::ArrayRef<int64_t> input, const llvm::Twine &what);
 
 /// Checks that every value of \p x is an integral token id in
 /// [0, numEmbeddings); the error names the first bad id and its position

@@ -162,8 +162,9 @@ LayerResult detail::runLayer(const spec::Layer &layer,
     DirectionResult bwd = runDirection(
         layer.backward.cell, *params.backward, input, x, lengths,
         /*reverse=*/true, /*keepOrder=*/true, std::move(initBackward));
-    result.y = mergeDirections(layer.merge, fwd.y, bwd.y, layer.forward.cell.features,
-                     layer.backward.cell.features);
+    result.y =
+        mergeDirections(layer.merge, fwd.y, bwd.y, layer.forward.cell.features,
+                        layer.backward.cell.features);
     result.forward = std::move(fwd.carries);
     result.backward = std::move(bwd.carries);
   }

@@ -241,8 +241,7 @@ llvm::Expected<Outputs> reference::run(const spec::Model &model,
   std::optional<Sequences> finalH;
   std::vector<int64_t> finalShape;
   Outputs out;
-  for (auto [k, layer, layerParams] :
-       llvm::enumerate(model.layers, params)) {
+  for (auto [k, layer, layerParams] : llvm::enumerate(model.layers, params)) {
     std::string what = "layer '" + layer.name + "'";
     if (pool && (layer.isRecurrent() || layer.kind == spec::Layer::Kind::Pool))
       return makeError(what + " (" + spec::stringify(layer.kind) +
@@ -314,7 +313,9 @@ llvm::Expected<Outputs> reference::run(const spec::Model &model,
   // Cross-checks the layer code against the shapes the rest of rnnc uses.
   if (out.y.shape != spec::modelOutputShape(model))
     return makeError("internal error: computed y of shape " +
-                     shapeString(out.y.shape) + ", but the model's output "
-                     "shape is " + shapeString(spec::modelOutputShape(model)));
+                     shapeString(out.y.shape) +
+                     ", but the model's output "
+                     "shape is " +
+                     shapeString(spec::modelOutputShape(model)));
   return out;
 }

@@ -16,11 +16,10 @@ llvm::Error detail::checkPool(const spec::Layer &layer, const Sequences &x,
                               const llvm::Twine &what) {
   PoolFn fn = layer.poolFn;
   if ((fn == PoolFn::LastValid || layer.validOnly) && !lengths)
-    return makeError(llvm::Twine("Pool ") +
-                     (fn == PoolFn::LastValid ? "fn 'last_valid'"
-                                              : "'valid_only: true'") +
-                     " of " + what +
-                     " needs seq_lengths ('input.seq_lengths: true')");
+    return makeError(
+        llvm::Twine("Pool ") +
+        (fn == PoolFn::LastValid ? "fn 'last_valid'" : "'valid_only: true'") +
+        " of " + what + " needs seq_lengths ('input.seq_lengths: true')");
   if (fn == PoolFn::FinalCarry && !finalCarry)
     return makeError("Pool fn 'final_carry' of " + what +
                      " needs a recurrent layer before it");

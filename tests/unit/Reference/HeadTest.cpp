@@ -53,10 +53,9 @@ TEST(ReferenceDenseTest, EveryStepWithBias) {
   // kernel (in 2, features 3) = [[1, 2, 3], [4, 5, 6]], bias [0.5, -1, 0]:
   // [a, b] -> [a + 4b + 0.5, 2a + 5b - 1, 3a + 6b].
   Outputs out = runOne(denseLayer("d", 3),
-                       denseParams(2, 3, {1, 2, 3, 4, 5, 6}, {0.5, -1, 0}),
-                       {2}, 2, {2}, array({2, 2, 2}, {1, 0, 0, 1, 2, 1, -1, 1}));
-  expectArray(out.y, {2, 2, 3},
-              {1.5, 1, 3, 4.5, 4, 6, 6.5, 8, 12, 3.5, 2, 3});
+                       denseParams(2, 3, {1, 2, 3, 4, 5, 6}, {0.5, -1, 0}), {2},
+                       2, {2}, array({2, 2, 2}, {1, 0, 0, 1, 2, 1, -1, 1}));
+  expectArray(out.y, {2, 2, 3}, {1.5, 1, 3, 4.5, 4, 6, 6.5, 8, 12, 3.5, 2, 3});
   EXPECT_TRUE(out.carries.empty());
 }
 
@@ -70,10 +69,10 @@ TEST(ReferenceDenseTest, NoBiasThenActivation) {
 
 TEST(ReferenceDenseTest, SoftmaxActivationNormalizesTheFeatures) {
   // Identity kernel: softmax over the features of each step.
-  Outputs out = runOne(
-      denseLayer("d", 3, /*useBias=*/false, Activation::Softmax),
-      denseParams(3, 3, {1, 0, 0, 0, 1, 0, 0, 0, 1}), {1}, 2, {3},
-      array({1, 2, 3}, {1, 2, 3, 0, 0, 0}));
+  Outputs out =
+      runOne(denseLayer("d", 3, /*useBias=*/false, Activation::Softmax),
+             denseParams(3, 3, {1, 0, 0, 0, 1, 0, 0, 0, 1}), {1}, 2, {3},
+             array({1, 2, 3}, {1, 2, 3, 0, 0, 0}));
   expectArray(out.y, {1, 2, 3},
               {0.09003057317038046, 0.24472847105479764, 0.6652409557748218,
                1.0 / 3, 1.0 / 3, 1.0 / 3});
@@ -157,8 +156,9 @@ TEST(ReferenceActivationTest, SoftmaxOverTheLastAxisOnly) {
                        {1}, 2, {2}, array({1, 2, 2}, {1000, 1001, 0, 0}));
   expectArray(out.y, {1, 2, 2},
               {0.2689414213699951, 0.7310585786300049, 0.5, 0.5});
-  Outputs log = runOne(activationLayer("s", Activation::LogSoftmax), noParams(),
-                       {2}, 1, {3}, array({2, 1, 3}, {1, 2, 3, 1001, 1002, 1003}));
+  Outputs log =
+      runOne(activationLayer("s", Activation::LogSoftmax), noParams(), {2}, 1,
+             {3}, array({2, 1, 3}, {1, 2, 3, 1001, 1002, 1003}));
   expectArray(log.y, {2, 1, 3},
               {-2.40760596444438, -1.4076059644443804, -0.40760596444438046,
                -2.40760596444438, -1.4076059644443804, -0.40760596444438046});
@@ -168,8 +168,9 @@ TEST(ReferenceActivationTest, NewFunctionsAsCellActivations) {
   // SimpleCell h' = act(x): leaky_relu and softplus as activation_fn.
   for (auto [fn, want] :
        {std::pair(Activation::LeakyRelu, std::vector<double>{-0.02, 3}),
-        std::pair(Activation::Softplus,
-                  std::vector<double>{0.1269280110429725, 3.048587351573742})}) {
+        std::pair(
+            Activation::Softplus,
+            std::vector<double>{0.1269280110429725, 3.048587351573742})}) {
     spec::Model m = model({1}, 2, {1}, {rnnLayer("r", simpleCell(1, fn))});
     Inputs in;
     in.x = array({1, 2, 1}, {-2, 3});
@@ -183,10 +184,9 @@ TEST(ReferenceActivationTest, NewFunctionsAsCellActivations) {
   Inputs in;
   in.x = array({1, 1, 1}, {0});
   // Blocks [i, f, g, o], bias [1, 1, 1, 1]: c = i * tanh(1), h = o tanh(c).
-  Outputs out =
-      runOk(m, {single(dense(1, 4, {0, 0, 0, 0}, 1, {0, 0, 0, 0}, {},
-                             {1, 1, 1, 1}))},
-            in);
+  Outputs out = runOk(
+      m, {single(dense(1, 4, {0, 0, 0, 0}, 1, {0, 0, 0, 0}, {}, {1, 1, 1, 1}))},
+      in);
   double g = 0.8411919906082768, c = g * std::tanh(1.0);
   expectArray(carry(out, "carry/r/c"), {1, 1}, {c});
   expectArray(out.y, {1, 1, 1}, {g * std::tanh(c)});
@@ -210,13 +210,14 @@ TEST(ReferenceLayerNormTest, ScaleBiasAndEpsilon) {
   // [1, 2, 3, 6]: mean 3, var 12.5 - 9 = 3.5, rsqrt(3.5 + 0.5) = 0.5.
   Array x = array({1, 1, 4}, {1, 2, 3, 6});
   expectArray(runOne(layerNormLayer("n", 0.5),
-                     layerNormParams({1, 2, 3, 4}, {0, 0, 0, 1}), {1}, 1, {4}, x)
+                     layerNormParams({1, 2, 3, 4}, {0, 0, 0, 1}), {1}, 1, {4},
+                     x)
                   .y,
               {1, 1, 4}, {-1, -1, 0, 7});
-  expectArray(runOne(layerNormLayer("n", 0.5, false, false), noParams(), {1}, 1,
-                     {4}, x)
-                  .y,
-              {1, 1, 4}, {-1, -0.5, 0, 1.5});
+  expectArray(
+      runOne(layerNormLayer("n", 0.5, false, false), noParams(), {1}, 1, {4}, x)
+          .y,
+      {1, 1, 4}, {-1, -0.5, 0, 1.5});
   expectArray(runOne(layerNormLayer("n", 0.5, false, true),
                      layerNormParams({}, {1, 1, 1, 1}), {1}, 1, {4}, x)
                   .y,
@@ -234,10 +235,9 @@ TEST(ReferenceLayerNormTest, PerStepOverTheLastAxis) {
 TEST(ReferenceLayerNormTest, FastVarianceIsClampedAtZero) {
   // For [0.1, 0.1, 0.1], mean(x^2) - mean^2 is -1.7e-18 in double: Flax
   // clamps it to 0, so with a tiny epsilon y is ~bias, not NaN.
-  Outputs out =
-      runOne(layerNormLayer("n", 1e-20, false, true),
-             layerNormParams({}, {2, 3, 4}), {1}, 1, {3},
-             array({1, 1, 3}, {0.1, 0.1, 0.1}));
+  Outputs out = runOne(layerNormLayer("n", 1e-20, false, true),
+                       layerNormParams({}, {2, 3, 4}), {1}, 1, {3},
+                       array({1, 1, 3}, {0.1, 0.1, 0.1}));
   expectArray(out.y, {1, 1, 3}, {2, 3, 4}, 1e-6);
 }
 
@@ -278,8 +278,8 @@ TEST(ReferenceEmbedTest, Layouts) {
                       array({2, 2}, {2, 0, 1, 2}), /*timeMajor=*/true);
   expectArray(tm.y, {2, 2, 2}, {20, 21, 0, 1, 10, 11, 20, 21});
   // No batch dims: x is (T).
-  Outputs none = runOne(embedLayer("e", 3, 2), table(), {}, 2, {},
-                        array({2}, {1, 2}));
+  Outputs none =
+      runOne(embedLayer("e", 3, 2), table(), {}, 2, {}, array({2}, {1, 2}));
   expectArray(none.y, {2, 2}, {10, 11, 20, 21});
   // Two batch dims.
   Outputs two = runOne(embedLayer("e", 3, 2), table(), {1, 2}, 1, {},
@@ -289,13 +289,12 @@ TEST(ReferenceEmbedTest, Layouts) {
 
 TEST(ReferenceEmbedTest, FeedsARecurrentLayer) {
   // Embed(4, 1) = id + 1, then a running sum.
-  spec::Model m = model({1}, 3, {},
-                        {embedLayer("e", 4, 1), rnnLayer("r", simpleCell(1))});
+  spec::Model m =
+      model({1}, 3, {}, {embedLayer("e", 4, 1), rnnLayer("r", simpleCell(1))});
   Inputs in;
   in.x = array({1, 3}, {3, 0, 2});
-  Outputs out =
-      runOk(m, {embedParams(4, 1, {1, 2, 3, 4}), single(scalarSimple(1, 1))},
-            in);
+  Outputs out = runOk(
+      m, {embedParams(4, 1, {1, 2, 3, 4}), single(scalarSimple(1, 1))}, in);
   expectArray(out.y, {1, 3, 1}, {4, 5, 8});
   expectArray(carry(out, "carry/r/h"), {1, 1}, {8});
 }
@@ -307,11 +306,13 @@ TEST(ReferenceEmbedTest, BadTokenIdsNameIdAndPosition) {
   EXPECT_EQ(runError(m, {table()}, in),
             "expected integral token ids in [0, 3) in 'x', found 3 at x[1, 2]");
   in.x = array({2, 3}, {0, -1, 2, 1, 2, 0});
-  EXPECT_EQ(runError(m, {table()}, in),
-            "expected integral token ids in [0, 3) in 'x', found -1 at x[0, 1]");
+  EXPECT_EQ(
+      runError(m, {table()}, in),
+      "expected integral token ids in [0, 3) in 'x', found -1 at x[0, 1]");
   in.x = array({2, 3}, {0, 1, 2, 1.5, 2, 0});
-  EXPECT_EQ(runError(m, {table()}, in),
-            "expected integral token ids in [0, 3) in 'x', found 1.5 at x[1, 0]");
+  EXPECT_EQ(
+      runError(m, {table()}, in),
+      "expected integral token ids in [0, 3) in 'x', found 1.5 at x[1, 0]");
   // Positions are in the user's layout: time major x is (T, batch).
   spec::Model tm = model({2}, 3, {}, {embedLayer("e", 3, 2)}, false, true);
   in.x = array({3, 2}, {0, 1, 2, 7, 2, 0});
@@ -322,8 +323,8 @@ TEST(ReferenceEmbedTest, BadTokenIdsNameIdAndPosition) {
 TEST(ReferenceEmbedTest, OnlyFirstAndWithoutFeatures) {
   Inputs in;
   in.x = array({1, 1, 1}, {1});
-  spec::Model second = model({1}, 1, {1},
-                             {dropoutLayer("d", 0), embedLayer("e", 3, 2)});
+  spec::Model second =
+      model({1}, 1, {1}, {dropoutLayer("d", 0), embedLayer("e", 3, 2)});
   EXPECT_EQ(runError(second, {noParams(), table()}, in),
             "Embed layer 'e' must be the first layer");
   spec::Model withFeatures = model({1}, 1, {1}, {embedLayer("e", 3, 2)});

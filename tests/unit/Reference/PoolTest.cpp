@@ -95,8 +95,8 @@ TEST(ReferencePoolTest, NoBatchDims) {
 
 TEST(ReferencePoolTest, ThenDense) {
   // Pool(last) removes the time axis; a Dense then maps the one vector.
-  spec::Model m = model({3}, 4, {2},
-                        {poolLayer("p", PoolFn::Last), denseLayer("d", 1)});
+  spec::Model m =
+      model({3}, 4, {2}, {poolLayer("p", PoolFn::Last), denseLayer("d", 1)});
   Inputs in;
   in.x = rowsAsX({3}, false);
   Outputs out = runOk(m, {noParams(), denseParams(2, 1, {1, 10}, {0.5})}, in);
@@ -154,24 +154,25 @@ TEST(ReferencePoolTest, FinalCarryIsTheCarryAfterTheLastValidStep) {
 TEST(ReferencePoolTest, FinalCarrySkipsTheLayersAfterTheRecurrentOne) {
   // A per-step Dense(2) between the RNN and the Pool does not change what
   // final_carry reads: the RNN's final h, of the RNN's features.
-  Outputs out = runCumsum(
-      {denseLayer("d", 2), poolLayer("p", PoolFn::FinalCarry)},
-      {denseParams(1, 2, {7, 8}, {1, 1}), noParams()});
+  Outputs out =
+      runCumsum({denseLayer("d", 2), poolLayer("p", PoolFn::FinalCarry)},
+                {denseParams(1, 2, {7, 8}, {1, 1}), noParams()});
   expectArray(out.y, {3, 1}, {6, 11, 0});
   // ... while Pool(last_valid) reads the Dense's outputs: 7 * 6 + 1, ...
-  Outputs valid = runCumsum(
-      {denseLayer("d", 2), poolLayer("p", PoolFn::LastValid)},
-      {denseParams(1, 2, {7, 8}, {1, 1}), noParams()});
+  Outputs valid =
+      runCumsum({denseLayer("d", 2), poolLayer("p", PoolFn::LastValid)},
+                {denseParams(1, 2, {7, 8}, {1, 1}), noParams()});
   expectArray(valid.y, {3, 2}, {43, 49, 78, 89, 0, 0});
 }
 
 TEST(ReferencePoolTest, FinalCarryOfTheClosestRecurrentLayer) {
   // r (running sum), then s (h' = 2x): final_carry is s's, 2 * r's output
   // at the last valid step.
-  spec::Model m = model({3}, 4, {1},
-                        {rnnLayer("r", simpleCell(1)), rnnLayer("s", simpleCell(1)),
-                         poolLayer("p", PoolFn::FinalCarry)},
-                        true);
+  spec::Model m =
+      model({3}, 4, {1},
+            {rnnLayer("r", simpleCell(1)), rnnLayer("s", simpleCell(1)),
+             poolLayer("p", PoolFn::FinalCarry)},
+            true);
   Inputs in;
   in.x = array({3, 4, 1}, {1, 2, 3, 4, 5, 6, 7, 8, 1, 1, 1, 1});
   in.seqLengths = kLengths;
@@ -185,11 +186,10 @@ TEST(ReferencePoolTest, FinalCarryOfBidirectionalIsMerged) {
   // Over [1..5] with L = 3: forward h' = h + 2x ends at 12, backward
   // h' = h + x (reversed) ends at 6 (see ModelTest's runBi).
   auto run = [](spec::Merge merge) {
-    spec::Model m = model(
-        {1}, 5, {1},
-        {biLayer("bi", simpleCell(1), simpleCell(1), merge),
-         poolLayer("p", PoolFn::FinalCarry)},
-        true);
+    spec::Model m = model({1}, 5, {1},
+                          {biLayer("bi", simpleCell(1), simpleCell(1), merge),
+                           poolLayer("p", PoolFn::FinalCarry)},
+                          true);
     Inputs in;
     in.x = array({1, 5, 1}, {1, 2, 3, 4, 5});
     in.seqLengths = std::vector<int64_t>{3};
@@ -204,17 +204,17 @@ TEST(ReferencePoolTest, FinalCarryOfBidirectionalIsMerged) {
 }
 
 TEST(ReferencePoolTest, FinalCarryOfAnLSTMIsItsH) {
-  spec::Model m =
-      model({1}, 2, {1},
-            {rnnLayer("l", cell(spec::CellKind::LSTM, 2)),
-             poolLayer("p", PoolFn::FinalCarry)});
+  spec::Model m = model({1}, 2, {1},
+                        {rnnLayer("l", cell(spec::CellKind::LSTM, 2)),
+                         poolLayer("p", PoolFn::FinalCarry)});
   Inputs in;
   in.x = array({1, 2, 1}, {0.5, -1});
   std::vector<float> wi = {0.1f, -0.2f, 0.3f, 0.4f, -0.5f, 0.6f, 0.7f, -0.8f},
                      wh(16, 0.25f);
   Outputs out =
-      runOk(m, {single(dense(1, 8, wi, 2, wh, {}, std::vector<float>(8, 0.5f))),
-                noParams()},
+      runOk(m,
+            {single(dense(1, 8, wi, 2, wh, {}, std::vector<float>(8, 0.5f))),
+             noParams()},
             in);
   Array h = carry(out, "carry/l/h"), c = carry(out, "carry/l/c");
   expectArray(out.y, {1, 2}, h.data);
@@ -246,10 +246,11 @@ TEST(ReferencePoolTest, Errors) {
             "Pool fn 'final_carry' of layer 'p' needs a recurrent layer "
             "before it");
   EXPECT_EQ(
-      error({poolLayer("p", PoolFn::Last), poolLayer("q", PoolFn::Last)}, false),
+      error({poolLayer("p", PoolFn::Last), poolLayer("q", PoolFn::Last)},
+            false),
       "layer 'q' (Pool) needs a time axis, but Pool layer 'p' removed it");
-  spec::Model m = model({3}, 4, {2},
-                        {poolLayer("p", PoolFn::Sum), rnnLayer("r", simpleCell(1))});
+  spec::Model m = model(
+      {3}, 4, {2}, {poolLayer("p", PoolFn::Sum), rnnLayer("r", simpleCell(1))});
   EXPECT_EQ(runError(m, {noParams(), single(dense(2, 1, {1, 1}, 1, {1}))}, in),
             "layer 'r' (RNN) needs a time axis, but Pool layer 'p' removed it");
 }

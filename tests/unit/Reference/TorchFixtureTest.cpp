@@ -175,8 +175,7 @@ void runAndCompare(const std::string &caseName, const std::string &ioPath,
   }
   EXPECT_EQ(outputs->carries.size(), carries)
       << "reference returned carries the fixture does not expect";
-  std::cout << "[fixture] " << caseName << ": max abs error " << worst
-            << "\n";
+  std::cout << "[fixture] " << caseName << ": max abs error " << worst << "\n";
   if (worst >= worstOverall) {
     worstOverall = worst;
     worstCase = caseName;
@@ -264,8 +263,8 @@ using test::layerNormLayer;
 using test::poolLayer;
 
 spec::Layer lstmLayer(std::string name, int64_t features, std::string params) {
-  spec::Layer layer = test::rnnLayer(std::move(name),
-                                     test::cell(spec::CellKind::LSTM, features));
+  spec::Layer layer = test::rnnLayer(
+      std::move(name), test::cell(spec::CellKind::LSTM, features));
   layer.rnn.cell.params = std::move(params);
   return layer;
 }
@@ -280,23 +279,22 @@ std::map<std::string, spec::Model> layerCaseModels() {
                  {std::move(layer)}, false, timeMajor);
   };
   m["dense_bias"] = one(denseLayer("dense", 5), {2}, 3, {4});
-  m["dense_nobias_leaky_relu_time_major"] =
-      one(denseLayer("dense", 6, false, Activation::LeakyRelu), {3}, 4, {3},
-          true);
+  m["dense_nobias_leaky_relu_time_major"] = one(
+      denseLayer("dense", 6, false, Activation::LeakyRelu), {3}, 4, {3}, true);
   m["dense_softmax"] =
       one(denseLayer("dense", 3, true, Activation::Softmax), {2}, 3, {4});
   m["layernorm"] = one(layerNormLayer("norm", 1e-6), {3}, 4, {6});
   m["layernorm_bias_only"] =
       one(layerNormLayer("norm", 1e-2, false, true), {2}, 3, {5});
-  for (auto [name, fn] :
-       {std::pair("gelu", Activation::Gelu),
-        std::pair("gelu_exact", Activation::GeluExact),
-        std::pair("softmax", Activation::Softmax),
-        std::pair("log_softmax", Activation::LogSoftmax),
-        std::pair("softplus", Activation::Softplus),
-        std::pair("leaky_relu", Activation::LeakyRelu),
-        std::pair("elu", Activation::Elu)})
-    m[std::string("act_") + name] = one(activationLayer("act", fn), {2}, 4, {5});
+  for (auto [name, fn] : {std::pair("gelu", Activation::Gelu),
+                          std::pair("gelu_exact", Activation::GeluExact),
+                          std::pair("softmax", Activation::Softmax),
+                          std::pair("log_softmax", Activation::LogSoftmax),
+                          std::pair("softplus", Activation::Softplus),
+                          std::pair("leaky_relu", Activation::LeakyRelu),
+                          std::pair("elu", Activation::Elu)})
+    m[std::string("act_") + name] =
+        one(activationLayer("act", fn), {2}, 4, {5});
   m["embed"] = one(embedLayer("embed", 7, 4), {3}, 5, {});
   m["embed_time_major"] = one(embedLayer("embed", 5, 3), {2}, 4, {}, true);
 
@@ -308,11 +306,11 @@ std::map<std::string, spec::Model> layerCaseModels() {
              denseLayer("Dense_0", 8, true, Activation::Elu),
              denseLayer("Dense_1", 4, true, Activation::Elu),
              denseLayer("Dense_2", 1)});
-  m["lstm_final_carry_softmax"] =
-      model({4}, 6, {3},
-            {lstmLayer("enc", 5, ""), poolLayer("pool", spec::PoolFn::FinalCarry),
-             denseLayer("head", 3, true, Activation::Softmax)},
-            /*seqLengths=*/true);
+  m["lstm_final_carry_softmax"] = model(
+      {4}, 6, {3},
+      {lstmLayer("enc", 5, ""), poolLayer("pool", spec::PoolFn::FinalCarry),
+       denseLayer("head", 3, true, Activation::Softmax)},
+      /*seqLengths=*/true);
   for (auto [name, fn] : {std::pair("mean", spec::PoolFn::Mean),
                           std::pair("max", spec::PoolFn::Max)}) {
     spec::Layer enc =
