@@ -56,6 +56,11 @@ checkNoOtherParams(const LayerParams &params,
   return llvm::Error::success();
 }
 
+llvm::Error detail::checkNoParams(const LayerParams &params,
+                                  const llvm::Twine &what) {
+  return checkNoOtherParams(params, {}, what);
+}
+
 /// Checks an optional weight that must be present iff \p wanted.
 static llvm::Error checkOptional(const std::optional<Tensor> &tensor,
                                  bool wanted, llvm::ArrayRef<int64_t> shape,

@@ -40,6 +40,9 @@ llvm::Expected<std::vector<int64_t>>
 checkHeadLayer(const spec::Layer &layer, const LayerParams &params,
                llvm::ArrayRef<int64_t> input, const llvm::Twine &what);
 
+/// Rejects any weights for \p what, a layer that has none (Pool).
+llvm::Error checkNoParams(const LayerParams &params, const llvm::Twine &what);
+
 /// Checks that every value of \p x is an integral token id in
 /// [0, numEmbeddings); the error names the first bad id and its position
 /// in x ("x[1, 4]").

@@ -248,6 +248,8 @@ llvm::Expected<Outputs> reference::run(const spec::Model &model,
                        ") needs a time axis, but Pool layer '" + pool->name +
                        "' removed it");
     if (layer.kind == spec::Layer::Kind::Pool) {
+      if (auto err = checkNoParams(layerParams, what))
+        return std::move(err);
       if (auto err = checkPool(layer, seq, *lengths,
                                finalH ? &*finalH : nullptr, what))
         return std::move(err);

@@ -253,4 +253,7 @@ TEST(ReferencePoolTest, Errors) {
       {3}, 4, {2}, {poolLayer("p", PoolFn::Sum), rnnLayer("r", simpleCell(1))});
   EXPECT_EQ(runError(m, {noParams(), single(dense(2, 1, {1, 1}, 1, {1}))}, in),
             "layer 'r' (RNN) needs a time axis, but Pool layer 'p' removed it");
+  spec::Model weighted = model({3}, 4, {2}, {poolLayer("p", PoolFn::Sum)});
+  EXPECT_EQ(runError(weighted, {denseParams(2, 1, {1, 1})}, in),
+            "unexpected 'kernel' for layer 'p'");
 }
