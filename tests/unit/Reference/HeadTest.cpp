@@ -164,6 +164,15 @@ TEST(ReferenceActivationTest, SoftmaxOverTheLastAxisOnly) {
                -2.40760596444438, -1.4076059644443804, -0.40760596444438046});
 }
 
+TEST(ReferenceActivationTest, SoftmaxOfMultiDimFeaturesPerPosition) {
+  // Per-step features [2, 2]: each position's 2 channels are normalized on
+  // their own ([0, 0] -> 1/2 each; [1000, 1000 + ln 3] -> [1/4, 3/4]).
+  Outputs out =
+      runOne(activationLayer("s", Activation::Softmax), noParams(), {1}, 1,
+             {2, 2}, array({1, 1, 2, 2}, {0, 0, 1000, 1000 + std::log(3.0)}));
+  expectArray(out.y, {1, 1, 2, 2}, {0.5, 0.5, 0.25, 0.75});
+}
+
 TEST(ReferenceActivationTest, NewFunctionsAsCellActivations) {
   // SimpleCell h' = act(x): leaky_relu and softplus as activation_fn.
   for (auto [fn, want] :

@@ -93,6 +93,17 @@ TEST(ReferencePoolTest, NoBatchDims) {
   expectArray(runOk(m, {noParams()}, in).y, {2}, {3, 0.25});
 }
 
+TEST(ReferencePoolTest, MultiDimFeatures) {
+  // Per-step features [2, 2] (as a ConvLSTM's [spatial, channels]): every
+  // element is pooled on its own and y keeps the feature shape.
+  spec::Model m = model({1}, 3, {2, 2}, {poolLayer("p", PoolFn::Max)});
+  Inputs in;
+  in.x = array({1, 3, 2, 2}, {1, 8, -3, 0, 4, 2, -5, 1, 0, 9, -4, -1});
+  expectArray(runOk(m, {noParams()}, in).y, {1, 2, 2}, {4, 9, -3, 1});
+  m.layers[0].poolFn = PoolFn::Sum;
+  expectArray(runOk(m, {noParams()}, in).y, {1, 2, 2}, {5, 19, -12, 0});
+}
+
 TEST(ReferencePoolTest, ThenDense) {
   // Pool(last) removes the time axis; a Dense then maps the one vector.
   spec::Model m =
