@@ -16,11 +16,31 @@ code with rnnc, and computes in float64 from float32 weights and inputs:
   * nn.Bidirectional: forward RNN, backward RNN with reverse and keep_order,
     outputs merged by concatenation.
 
+It also models whole networks (issue 16, whole-models-design.md), with
+jax semantics:
+
+  * nn.Dense (kernel (in, features), bias (features)) on the last axis,
+    then an optional activation; nn.LayerNorm (use_fast_variance:
+    var = max(0, mean(x^2) - mean(x)^2)); nn.Embed (embedding
+    (num_embeddings, features), ids must lie in [0, num_embeddings));
+    nn.Dropout at inference (the identity);
+  * the activations of jax.nn by their spec names (ACTIVATIONS), softmax
+    and log_softmax over the last axis;
+  * pooling over the time axis as the spec's Pool layer does: x[:, -1],
+    x[:, 0], jnp.mean/max/sum(x, axis=1), the last valid step, a recurrent
+    layer's final h; valid_only reduces over each row's valid steps (zeros
+    for a row of length 0);
+  * seed_model: the issue's stacked LSTM (two LSTMCell layers scanned over
+    x, x[:, -1], Dense(32) + elu, Dense(16) + elu, Dense(1)) straight from a
+    Flax-style checkpoint dict (params/lstm_cell_0/ii/kernel, ...,
+    params/Dense_0/kernel, ...), which seed_checkpoint makes.
+
 Arrays are batch-major with exactly one batch dim: x is (B, T, *features).
 It also writes the examples' data files reproducibly (write_npz, CHeader).
 """
 
 import io
+import math
 import zipfile
 
 import numpy as np
@@ -186,6 +206,193 @@ def bidirectional(step_f, params_f, step_b, params_b, x, carry_f, carry_b,
     y_b, c_b = rnn(step_b, params_b, x, carry_b, lengths, reverse=True,
                    keep_order=True)
     return np.concatenate([y_f, y_b], axis=-1), c_f, c_b
+
+
+# ----------------------------------------------------------------------------
+# Activations (jax.nn), by their spec names.
+
+def _softmax(x):
+    s = x - np.max(x, axis=-1, keepdims=True)
+    e = np.exp(s)
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def _log_softmax(x):
+    s = x - np.max(x, axis=-1, keepdims=True)
+    return s - np.log(np.sum(np.exp(s), axis=-1, keepdims=True))
+
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+ACTIVATIONS = {
+    "sigmoid": sigmoid,
+    "hard_sigmoid": lambda x: np.minimum(np.maximum(x + 3.0, 0.0), 6.0) / 6.0,
+    "tanh": np.tanh,
+    "hard_tanh": lambda x: np.clip(x, -1.0, 1.0),
+    "relu": lambda x: np.maximum(x, 0.0),
+    # jnp.where(x > 0, x, alpha * jnp.expm1(jnp.where(x > 0, 0, x))), alpha 1
+    "elu": lambda x: np.where(x > 0, x, np.expm1(np.where(x > 0, 0.0, x))),
+    "silu": lambda x: x * sigmoid(x),
+    "identity": lambda x: x,
+    # jax.nn.gelu(approximate=True)
+    "gelu": lambda x: 0.5 * x * (1.0 + np.tanh(
+        np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3))),
+    # jax.nn.gelu(approximate=False)
+    "gelu_exact": lambda x: x * (1.0 + _erf(x / np.sqrt(2.0))) / 2.0,
+    "softmax": _softmax,
+    "log_softmax": _log_softmax,
+    "softplus": lambda x: np.logaddexp(x, 0.0),
+    "leaky_relu": lambda x: np.where(x >= 0, x, 0.01 * x),
+}
+
+
+def activation(name, x):
+    """jax.nn's `name` applied to x (None: no activation)."""
+    return x if name is None else ACTIVATIONS[name](np.asarray(x, np.float64))
+
+
+# ----------------------------------------------------------------------------
+# Non-recurrent layers. `p` holds one module's params (keys relative to it).
+
+def dense_params(rng, in_features, features, use_bias=True):
+    """nn.Dense params: kernel (in, features), bias (features)."""
+    p = {"kernel": rng.normal(0, in_features ** -0.5, (in_features, features))}
+    if use_bias:
+        p["bias"] = rng.normal(0, 0.1, (features,))
+    return {k: f32(v) for k, v in p.items()}
+
+
+def dense(p, x, fn=None):
+    """nn.Dense on the last axis of x (any leading dims), then `fn`."""
+    y = np.asarray(x, np.float64) @ _w(p, "kernel")
+    if "bias" in p:
+        y = y + _w(p, "bias")
+    return activation(fn, y)
+
+
+def layer_norm(p, x, epsilon=1e-6):
+    """nn.LayerNorm over the last axis (use_fast_variance=True); `scale`
+    and `bias` are applied when p has them."""
+    x = np.asarray(x, np.float64)
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.maximum(0.0, np.mean(x * x, axis=-1, keepdims=True) - mean * mean)
+    mul = 1.0 / np.sqrt(var + epsilon)
+    if "scale" in p:
+        mul = mul * _w(p, "scale")
+    y = (x - mean) * mul
+    if "bias" in p:
+        y = y + _w(p, "bias")
+    return y
+
+
+def embed(p, ids):
+    """nn.Embed: the rows of `embedding` (num_embeddings, features) for
+    integer token ids of any shape; an id outside the table is an error
+    (jnp.take would clip or fill it silently)."""
+    ids = np.asarray(ids)
+    table = _w(p, "embedding")
+    assert np.issubdtype(ids.dtype, np.integer), ids.dtype
+    assert ids.size == 0 or (ids.min() >= 0 and ids.max() < table.shape[0]), \
+        "token id out of range"
+    return table[ids]
+
+
+def dropout(x, rate):
+    """nn.Dropout(rate, deterministic=True): the identity."""
+    del rate
+    return x
+
+
+def pool(fn, x, lengths=None, valid_only=False, final_h=None):
+    """The spec's Pool layer on x (B, T, ...): reduces the time axis.
+
+    last, first, mean, max, sum: x[:, -1], x[:, 0], jnp.mean/max/sum(x,
+    axis=1), padding included; with valid_only over steps [0, L_b) of each
+    row instead (last = the last valid step; all zeros for L_b = 0).
+    last_valid: step L_b - 1 (zeros for L_b = 0). final_carry: `final_h`,
+    the preceding recurrent layer's final h (already merged for
+    Bidirectional)."""
+    x = np.asarray(x, np.float64)
+    if fn == "final_carry":
+        return np.asarray(final_h, np.float64)
+    if fn == "last_valid" or (valid_only and fn == "last"):
+        out = np.zeros((x.shape[0],) + x.shape[2:])
+        for b, length in enumerate(lengths):
+            if length > 0:
+                out[b] = x[b, length - 1]
+        return out
+    if not valid_only:
+        return {"last": lambda: x[:, -1], "first": lambda: x[:, 0],
+                "mean": lambda: np.mean(x, axis=1),
+                "max": lambda: np.max(x, axis=1),
+                "sum": lambda: np.sum(x, axis=1)}[fn]()
+    out = np.zeros((x.shape[0],) + x.shape[2:])
+    for b, length in enumerate(lengths):
+        if length == 0:
+            continue
+        v = x[b, :length]
+        out[b] = {"first": lambda: v[0], "mean": lambda: np.mean(v, axis=0),
+                  "max": lambda: np.max(v, axis=0),
+                  "sum": lambda: np.sum(v, axis=0)}[fn]()
+    return out
+
+
+# ----------------------------------------------------------------------------
+# Whole models.
+
+def _unprefixed(key):
+    """A checkpoint key without its optional leading `params/`."""
+    return key[len("params/"):] if key.startswith("params/") else key
+
+
+def subtree(checkpoint, prefix):
+    """The params under `prefix` of a flat Flax checkpoint dict, keys
+    relative to it."""
+    return {_unprefixed(key)[len(prefix) + 1:]: value
+            for key, value in checkpoint.items()
+            if _unprefixed(key).startswith(prefix + "/")}
+
+
+def seed_checkpoint(rng, in_features=1, hidden=64, heads=(32, 16, 1)):
+    """A Flax-style checkpoint of the seed model, as nn.scan over bare
+    LSTMCells and nn.Dense save it: params/lstm_cell_<k>/..., params/Dense_<k>/
+    {kernel, bias}."""
+    ckpt = {}
+    sizes = [in_features, hidden, hidden]
+    for k in range(2):
+        ckpt.update(prefixed("params/lstm_cell_%d" % k,
+                             lstm_params(rng, sizes[k], hidden)))
+    sizes = [hidden] + list(heads)
+    for k in range(len(heads)):
+        ckpt.update(prefixed("params/Dense_%d" % k,
+                             dense_params(rng, sizes[k], sizes[k + 1])))
+    return ckpt
+
+
+def seed_model(checkpoint, x, pool_fn="last", lengths=None):
+    """The issue-16 seed model: lstm_cell_0 and lstm_cell_1 scanned over x
+    (B, T, I) from zero carries, x[:, -1] (or another pool_fn, e.g. "mean"
+    for jnp.mean(x, axis=1)), then Dense_0 + elu, Dense_1 + elu, ...,
+    and the last Dense without an activation. Returns (y, carries), carries
+    {"lstm_cell_<k>": (c, h)}."""
+    x = np.asarray(x, np.float64)
+    batch = x.shape[0]
+    if lengths is None:
+        lengths = [x.shape[1]] * batch
+    carries = {}
+    for k in range(2):
+        p = subtree(checkpoint, "lstm_cell_%d" % k)
+        hidden = p["hi/kernel"].shape[0]
+        zero = (np.zeros((batch, hidden)), np.zeros((batch, hidden)))
+        x, carries["lstm_cell_%d" % k] = rnn(lstm_step, p, x, zero, lengths)
+    y = pool(pool_fn, x, lengths, final_h=carries["lstm_cell_1"][1])
+    heads = sorted({int(_unprefixed(key).split("/")[0][len("Dense_"):])
+                    for key in checkpoint
+                    if _unprefixed(key).startswith("Dense_")})
+    for k in heads:
+        fn = "elu" if k != heads[-1] else None
+        y = dense(subtree(checkpoint, "Dense_%d" % k), y, fn)
+    return y, carries
 
 
 # ----------------------------------------------------------------------------

@@ -51,6 +51,19 @@ llvm::Error detail::checkArray(const Array &array,
   return llvm::Error::success();
 }
 
+llvm::Error detail::checkTensor(const Tensor &tensor,
+                                llvm::ArrayRef<int64_t> expected,
+                                const llvm::Twine &what) {
+  if (llvm::ArrayRef<int64_t>(tensor.shape) != expected)
+    return makeError("expected " + what + " of shape " + shapeString(expected) +
+                     ", found " + shapeString(tensor.shape));
+  if (static_cast<int64_t>(tensor.data.size()) != product(expected))
+    return makeError("expected " + llvm::Twine(product(expected)) +
+                     " values in " + what + ", found " +
+                     llvm::Twine(tensor.data.size()));
+  return llvm::Error::success();
+}
+
 Sequences detail::toSequences(const Array &array, int64_t rows, int64_t time,
                               int64_t width, bool timeMajor) {
   Sequences seq(rows, time, width);

@@ -41,6 +41,10 @@ llvm::Error makeError(const llvm::Twine &msg);
 llvm::Error checkArray(const Array &array, llvm::ArrayRef<int64_t> expected,
                        const llvm::Twine &what);
 
+/// The same check for a weight \p tensor.
+llvm::Error checkTensor(const Tensor &tensor, llvm::ArrayRef<int64_t> expected,
+                        const llvm::Twine &what);
+
 /// Sequences of every batch row: data[(row * time + t) * width + k].
 struct Sequences {
   int64_t rows = 0;

@@ -37,6 +37,23 @@ double detail::activate(Activation fn, double x) {
     return x / (1.0 + std::exp(-x));
   case Activation::Identity:
     return x;
+  case Activation::Gelu: {
+    // jax.nn.gelu(approximate=True).
+    const double k = std::sqrt(2.0 / 3.14159265358979323846);
+    return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
+  }
+  case Activation::GeluExact:
+    return x * (1.0 + std::erf(x / std::sqrt(2.0))) / 2.0;
+  case Activation::Softplus:
+    // jnp.logaddexp(x, 0), without overflow for large |x|.
+    return std::max(x, 0.0) + std::log1p(std::exp(-std::abs(x)));
+  case Activation::LeakyRelu:
+    return x >= 0.0 ? x : 0.01 * x;
+  case Activation::Softmax:
+  case Activation::LogSoftmax:
+    // Not element-wise: applyActivation (Head.h) normalizes over the last
+    // axis and checkLayer keeps them out of cells; NaN makes a misuse loud.
+    return std::nan("");
   }
   return x;
 }
@@ -75,19 +92,6 @@ detail::carryShape(const spec::Cell &cell, llvm::ArrayRef<int64_t> input,
   std::vector<int64_t> shape(input.begin(), input.end() - 1);
   shape.push_back(cell.features);
   return shape;
-}
-
-static llvm::Error checkTensor(const Tensor &tensor,
-                               llvm::ArrayRef<int64_t> expected,
-                               const llvm::Twine &what) {
-  if (llvm::ArrayRef<int64_t>(tensor.shape) != expected)
-    return makeError("expected " + what + " of shape " + shapeString(expected) +
-                     ", found " + shapeString(tensor.shape));
-  if (static_cast<int64_t>(tensor.data.size()) != product(expected))
-    return makeError("expected " + llvm::Twine(product(expected)) +
-                     " values in " + what + ", found " +
-                     llvm::Twine(tensor.data.size()));
-  return llvm::Error::success();
 }
 
 llvm::Error detail::checkCellParams(const spec::Cell &cell,

@@ -28,7 +28,9 @@ struct Carry {
   std::vector<double> h;
 };
 
-/// \p fn applied to \p x with jax.nn semantics.
+/// \p fn applied to \p x with jax.nn semantics, for the element-wise
+/// activations (spec::isElementwise); softmax and log_softmax give NaN here
+/// (applyActivation in Head.h normalizes them over the last axis).
 double activate(spec::Activation fn, double x);
 
 /// The per-step shape of the carry (and output) of \p cell for per-step

@@ -51,6 +51,12 @@ DirectionResult detail::runDirection(const spec::Cell &cell,
 static llvm::Expected<std::vector<int64_t>>
 checkDirection(const spec::Cell &cell, const CellParams &params,
                llvm::ArrayRef<int64_t> input, const llvm::Twine &what) {
+  for (auto [fn, key] : {std::pair(cell.gateFn, "gate_fn"),
+                         std::pair(cell.activationFn, "activation_fn")})
+    if (!spec::isElementwise(fn))
+      return makeError("'" + llvm::Twine(spec::stringify(fn)) +
+                       "' normalizes over the last axis and cannot be the " +
+                       key + " of " + what);
   auto shape = carryShape(cell, input, what);
   if (!shape)
     return shape.takeError();
@@ -97,10 +103,9 @@ detail::checkLayer(const spec::Layer &layer, const LayerParams &params,
   return merged;
 }
 
-/// merge(a, b) per flax Bidirectional: concat on the last axis, a+b, a*b or
-/// (a+b)/2. \p lastA and \p lastB are the sizes of the operands' last axes.
-static Sequences merge(spec::Merge kind, const Sequences &a, const Sequences &b,
-                       int64_t lastA, int64_t lastB) {
+Sequences detail::mergeDirections(spec::Merge kind, const Sequences &a,
+                                  const Sequences &b, int64_t lastA,
+                                  int64_t lastB) {
   if (kind != spec::Merge::Concat) {
     Sequences out = a;
     for (size_t k = 0; k < out.data.size(); ++k) {
@@ -157,8 +162,9 @@ LayerResult detail::runLayer(const spec::Layer &layer,
     DirectionResult bwd = runDirection(
         layer.backward.cell, *params.backward, input, x, lengths,
         /*reverse=*/true, /*keepOrder=*/true, std::move(initBackward));
-    result.y = merge(layer.merge, fwd.y, bwd.y, layer.forward.cell.features,
-                     layer.backward.cell.features);
+    result.y =
+        mergeDirections(layer.merge, fwd.y, bwd.y, layer.forward.cell.features,
+                        layer.backward.cell.features);
     result.forward = std::move(fwd.carries);
     result.backward = std::move(bwd.carries);
   }

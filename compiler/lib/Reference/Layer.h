@@ -47,6 +47,11 @@ llvm::Expected<std::vector<int64_t>> checkLayer(const spec::Layer &layer,
                                                 llvm::ArrayRef<int64_t> input,
                                                 const llvm::Twine &what);
 
+/// merge(a, b) per flax Bidirectional: concat on the last axis, a+b, a*b or
+/// (a+b)/2. \p lastA and \p lastB are the sizes of the operands' last axes.
+Sequences mergeDirections(spec::Merge kind, const Sequences &a,
+                          const Sequences &b, int64_t lastA, int64_t lastB);
+
 /// The outputs and final carries of one layer; `backward` is empty unless
 /// the layer is Bidirectional.
 struct LayerResult {

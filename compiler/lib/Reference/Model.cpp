@@ -10,7 +10,11 @@
 
 #include "Arrays.h"
 #include "Cells.h"
+#include "Head.h"
 #include "Layer.h"
+#include "Pool.h"
+
+#include "rnn/Spec/ModelShapes.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -154,6 +158,24 @@ static void storeCarries(const spec::Model &model, const spec::Layer &layer,
   }
 }
 
+/// The final h of every row of a recurrent layer's run, as one step per row;
+/// a Bidirectional layer's directions merged like its outputs.
+static Sequences finalHidden(const spec::Layer &layer,
+                             const LayerResult &result) {
+  auto gather = [](const std::vector<Carry> &carries) {
+    const int64_t width = carries.empty() ? 0 : carries[0].h.size();
+    Sequences h(static_cast<int64_t>(carries.size()), 1, width);
+    for (size_t r = 0; r < carries.size(); ++r)
+      std::copy(carries[r].h.begin(), carries[r].h.end(), h.step(r, 0));
+    return h;
+  };
+  if (!layer.isBidirectional())
+    return gather(result.forward);
+  return mergeDirections(layer.merge, gather(result.forward),
+                         gather(result.backward), layer.forward.cell.features,
+                         layer.backward.cell.features);
+}
+
 namespace {
 /// The carry shape and initial carries (one per row) of one direction.
 struct Direction {
@@ -212,9 +234,45 @@ llvm::Expected<Outputs> reference::run(const spec::Model &model,
   Sequences seq = toSequences(inputs.x, rows, model.time,
                               product(model.features), model.timeMajor);
   std::vector<int64_t> stepShape = model.features;
+  // Set once a Pool removed the time axis: seq then has one step per row.
+  const spec::Layer *pool = nullptr;
+  // The closest recurrent layer's final h (one step per row, merged for
+  // Bidirectional) and its per-step shape: what Pool(final_carry) returns.
+  std::optional<Sequences> finalH;
+  std::vector<int64_t> finalShape;
   Outputs out;
-  for (auto [layer, layerParams] : llvm::zip_equal(model.layers, params)) {
+  for (auto [k, layer, layerParams] : llvm::enumerate(model.layers, params)) {
     std::string what = "layer '" + layer.name + "'";
+    if (pool && (layer.isRecurrent() || layer.kind == spec::Layer::Kind::Pool))
+      return makeError(what + " (" + spec::stringify(layer.kind) +
+                       ") needs a time axis, but Pool layer '" + pool->name +
+                       "' removed it");
+    if (layer.kind == spec::Layer::Kind::Pool) {
+      if (auto err = checkNoParams(layerParams, what))
+        return std::move(err);
+      if (auto err = checkPool(layer, seq, *lengths,
+                               finalH ? &*finalH : nullptr, what))
+        return std::move(err);
+      seq = runPool(layer, seq, *lengths, finalH ? &*finalH : nullptr);
+      if (layer.poolFn == spec::PoolFn::FinalCarry)
+        stepShape = finalShape;
+      pool = &layer;
+      continue;
+    }
+    if (!layer.isRecurrent()) {
+      if (layer.kind == spec::Layer::Kind::Embed && k != 0)
+        return makeError("Embed " + what + " must be the first layer");
+      auto outShape = checkHeadLayer(layer, layerParams, stepShape, what);
+      if (!outShape)
+        return outShape.takeError();
+      if (layer.kind == spec::Layer::Kind::Embed)
+        if (auto err = checkTokenIds(inputs.x, layer.numEmbeddings))
+          return std::move(err);
+      seq = runHeadLayer(layer, layerParams, stepShape, seq);
+      stepShape = std::move(*outShape);
+      continue;
+    }
+
     auto outShape = checkLayer(layer, layerParams, stepShape, what);
     if (!outShape)
       return outShape.takeError();
@@ -243,9 +301,23 @@ llvm::Expected<Outputs> reference::run(const spec::Model &model,
         storeCarries(model, layer, /*backward=*/true, bwd.shape,
                      result.backward, out);
     }
+    finalH = finalHidden(layer, result);
+    finalShape = *outShape;
     seq = std::move(result.y);
     stepShape = std::move(*outShape);
   }
-  out.y = fromSequences(seq, model.batch, stepShape, model.timeMajor);
+  if (!pool) {
+    out.y = fromSequences(seq, model.batch, stepShape, model.timeMajor);
+  } else {
+    out.y.shape = concat(model.batch, stepShape);
+    out.y.data = std::move(seq.data);
+  }
+  // Cross-checks the layer code against the shapes the rest of rnnc uses.
+  if (out.y.shape != spec::modelOutputShape(model))
+    return makeError("internal error: computed y of shape " +
+                     shapeString(out.y.shape) +
+                     ", but the model's output "
+                     "shape is " +
+                     shapeString(spec::modelOutputShape(model)));
   return out;
 }

@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,12 @@ inline Tensor tensor(std::vector<int64_t> shape, std::vector<float> data) {
 
 inline Array array(std::vector<int64_t> shape, std::vector<double> data) {
   return Array{std::move(shape), std::move(data)};
+}
+
+inline std::vector<int64_t> concatShape(std::vector<int64_t> a,
+                                        const std::vector<int64_t> &b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
 }
 
 inline spec::Cell cell(spec::CellKind kind, int64_t features) {
@@ -108,12 +115,108 @@ inline CellParams scalarSimple(float a, float b, float c = 0.0f) {
 }
 
 inline LayerParams single(CellParams p) {
-  return LayerParams{std::move(p), {}};
+  LayerParams params;
+  params.forward = std::move(p);
+  return params;
 }
 
 inline LayerParams pair(CellParams fwd, CellParams bwd) {
-  return LayerParams{std::move(fwd), std::move(bwd)};
+  LayerParams params;
+  params.forward = std::move(fwd);
+  params.backward = std::move(bwd);
+  return params;
 }
+
+//===----------------------------------------------------------------------===//
+// Non-recurrent layers and their Flax-layout weights.
+//===----------------------------------------------------------------------===//
+
+inline spec::Layer headLayer(spec::Layer::Kind kind, std::string name) {
+  spec::Layer layer;
+  layer.kind = kind;
+  layer.name = std::move(name);
+  return layer;
+}
+
+inline spec::Layer
+denseLayer(std::string name, int64_t features, bool useBias = true,
+           std::optional<spec::Activation> fn = std::nullopt) {
+  spec::Layer layer = headLayer(spec::Layer::Kind::Dense, std::move(name));
+  layer.features = features;
+  layer.useBias = useBias;
+  layer.activation = fn;
+  return layer;
+}
+
+inline spec::Layer poolLayer(std::string name, spec::PoolFn fn,
+                             bool validOnly = false) {
+  spec::Layer layer = headLayer(spec::Layer::Kind::Pool, std::move(name));
+  layer.poolFn = fn;
+  layer.validOnly = validOnly;
+  return layer;
+}
+
+inline spec::Layer embedLayer(std::string name, int64_t numEmbeddings,
+                              int64_t features) {
+  spec::Layer layer = headLayer(spec::Layer::Kind::Embed, std::move(name));
+  layer.numEmbeddings = numEmbeddings;
+  layer.features = features;
+  return layer;
+}
+
+inline spec::Layer layerNormLayer(std::string name, double epsilon,
+                                  bool useScale = true, bool useBias = true) {
+  spec::Layer layer = headLayer(spec::Layer::Kind::LayerNorm, std::move(name));
+  layer.epsilon = epsilon;
+  layer.useScale = useScale;
+  layer.useBias = useBias;
+  return layer;
+}
+
+inline spec::Layer activationLayer(std::string name, spec::Activation fn) {
+  spec::Layer layer = headLayer(spec::Layer::Kind::Activation, std::move(name));
+  layer.activation = fn;
+  return layer;
+}
+
+inline spec::Layer dropoutLayer(std::string name, double rate) {
+  spec::Layer layer = headLayer(spec::Layer::Kind::Dropout, std::move(name));
+  layer.rate = rate;
+  return layer;
+}
+
+/// Dense weights: kernel (in, features) row-major, bias (features) if given.
+inline LayerParams denseParams(int64_t in, int64_t features,
+                               std::vector<float> kernel,
+                               std::vector<float> bias = {}) {
+  LayerParams params;
+  params.kernel = tensor({in, features}, std::move(kernel));
+  if (!bias.empty())
+    params.bias = tensor({features}, std::move(bias));
+  return params;
+}
+
+/// Embed weights: embedding (num_embeddings, features) row-major.
+inline LayerParams embedParams(int64_t num, int64_t features,
+                               std::vector<float> embedding) {
+  LayerParams params;
+  params.embedding = tensor({num, features}, std::move(embedding));
+  return params;
+}
+
+/// LayerNorm weights: scale and bias (features), each if given.
+inline LayerParams layerNormParams(std::vector<float> scale,
+                                   std::vector<float> bias) {
+  LayerParams params;
+  if (!scale.empty())
+    params.scale = tensor({int64_t(scale.size())}, std::move(scale));
+  if (!bias.empty())
+    params.bias = tensor({int64_t(bias.size())}, std::move(bias));
+  return params;
+}
+
+/// The weights of a layer that has none (Pool, Activation, Dropout).
+inline LayerParams noParams() { return LayerParams(); }
 
 /// Runs the reference and fails the test on an error.
 inline Outputs runOk(const spec::Model &m, const std::vector<LayerParams> &p,

@@ -2,9 +2,11 @@
 //
 // A deliberately simple, double-precision implementation of a whole spec
 // model: every cell, RNN and Bidirectional option, layer stacks, any number
-// of batch dims and ConvLSTM. It is the oracle that everything the compiler
-// generates is tested against, so it favours obviousness over speed and
-// follows the team's flax-recurrent-semantics.md reference step by step:
+// of batch dims and ConvLSTM, and the non-recurrent layers of whole models
+// (Dense, Pool, Embed, LayerNorm, Activation, Dropout). It is the oracle
+// that everything the compiler generates is tested against, so it favours
+// obviousness over speed and follows the team's flax-recurrent-semantics.md
+// reference step by step:
 //
 //  * the LSTM-like carry is (c, h); the layer output is h;
 //  * padded steps are computed: outputs there are the continued recurrence
@@ -14,6 +16,22 @@
 //    and keep_order flips the outputs back;
 //  * with seq_lengths the final carry is the one after each row's last valid
 //    step (in processing order), otherwise the one after step T-1.
+//
+// The other layers follow whole-models-design.md (jax semantics):
+//
+//  * Dense (kernel (in, features), optional bias, then its activation),
+//    LayerNorm (Flax's fast variance: max(0, mean(x^2) - mean(x)^2)) and
+//    softmax / log_softmax act on the last axis of every step (every
+//    spatial position of a ConvLSTM output); the other activations are
+//    element-wise; Dropout is the identity;
+//  * Embed, only as the first layer, reads token ids: x is (*batch, T) or
+//    (T, *batch), ids held as doubles, each an integer in
+//    [0, num_embeddings) (anything else is an error naming id and position);
+//  * Pool removes the time axis: last, first, mean, max, sum over all T
+//    steps (padding included), last_valid (step L-1), final_carry (the
+//    closest recurrent layer's final h, a Bidirectional one's two merged
+//    by its merge_fn); valid_only reduces over each row's L valid steps;
+//    a row of length 0 gives zeros (final_carry: its initial carry).
 //
 // Where Flax is buggy this implementation is correct instead: a length of 0
 // returns the initial carry, several batch dims select the carry per row, and
@@ -47,6 +65,7 @@ struct Array {
 /// The run-time inputs of a model. Key names are the `rnnc run` npz contract.
 struct Inputs {
   /// [B*, T, features...] or, if the spec is time major, [T, B*, features...].
+  /// When the first layer is an Embed: token ids [B*, T] (or [T, B*]).
   Array x;
   /// One length per batch row, flattened row-major; required iff the spec
   /// declares seq_lengths.
@@ -60,7 +79,9 @@ struct Inputs {
 
 /// The results of a model run.
 struct Outputs {
-  /// The last layer's outputs, in the same layout as the inputs.
+  /// The last layer's outputs, of shape spec::modelOutputShape(model): in the
+  /// inputs' layout while the time axis is kept, [B*, features...] after a
+  /// Pool.
   Array y;
   /// Final carries of the layers with return_carry: "carry/<layer>/c" and
   /// "carry/<layer>/h" for LSTM-like cells (LSTM, OptimizedLSTM, ConvLSTM),
@@ -70,8 +91,10 @@ struct Outputs {
 };
 
 /// Runs \p model with weights \p params (one entry per layer, in the fused
-/// layout of Params.h) on \p inputs. Inconsistent inputs or weights (shapes,
-/// missing or unexpected carries, lengths outside [0, T]) give an error.
+/// layout of Params.h for cells, Flax's own arrays for Dense, Embed and
+/// LayerNorm) on \p inputs. Inconsistent inputs or weights (shapes, missing
+/// or unexpected carries or weights, lengths outside [0, T], bad token ids,
+/// a Pool without the lengths or recurrent layer it needs) give an error.
 llvm::Expected<Outputs> run(const spec::Model &model,
                             llvm::ArrayRef<LayerParams> params,
                             const Inputs &inputs);
