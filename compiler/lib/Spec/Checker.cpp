@@ -108,7 +108,16 @@ void rnnc::spec::detail::checkModel(const Model &model, const ModelInfo &info,
   checkUniqueNames(model, info, diags, duplicate);
   checkNNXCells(model, info, diags);
 
-  bool inputOk = info.featuresValid;
+  bool tokens = model.takesTokens() && !info.layers.empty() &&
+                info.layers.front().typed;
+  if (info.inputSeen && !info.featuresSeen && !tokens)
+    diags.error(info.inputLoc, "missing key 'features' in 'input'");
+  if (info.featuresSeen && tokens)
+    diags.error(info.featuresLoc,
+                "'input.features' must be omitted when the first layer is an "
+                "Embed: x is then int32 token ids of shape (*batch, T)");
+
+  bool inputOk = tokens ? !info.featuresSeen : info.featuresValid;
   if (inputOk && info.batchValid && info.timeValid &&
       numElements({numElements(model.batch), model.time,
                    numElements(model.features)}) == kSaturated)
@@ -126,10 +135,61 @@ void rnnc::spec::detail::checkModel(const Model &model, const ModelInfo &info,
   };
   llvm::StringMap<Use> paramUses;
 
+  std::optional<size_t> pool, recurrent; // the last Pool and recurrent layer
   for (size_t k = 0; k < model.layers.size(); ++k) {
     const Layer &layer = model.layers[k];
     const LayerInfo &layerInfo = info.layers[k];
-    if (!layerInfo.valid || !input) {
+    // Checks of the layer order, which need only the types.
+    bool orderOk = true;
+    if (layerInfo.typed) {
+      std::string self = "layer '" + layer.name + "' (" +
+                         stringify(layer.kind) + ")";
+      if (layer.kind == Layer::Kind::Embed && k != 0) {
+        diags.error(layerInfo.typeLoc,
+                    "Embed layer '" + layer.name +
+                        "' must be the first layer: it reads the model's "
+                        "int32 token ids");
+        orderOk = false;
+      }
+      if ((layer.isRecurrent() || layer.kind == Layer::Kind::Pool) && pool) {
+        const Layer &p = model.layers[*pool];
+        diags.error(layerInfo.typeLoc,
+                    self + " needs a time axis, but Pool layer '" + p.name +
+                        "' (line " +
+                        Twine(diags.lineOf(info.layers[*pool].typeLoc)) +
+                        ") removed it");
+        orderOk = false;
+      }
+      if (layer.kind == Layer::Kind::Pool && layerInfo.valid) {
+        bool needsLengths = layer.validOnly || layer.poolFn == PoolFn::LastValid;
+        if (layer.validOnly && !model.seqLengths)
+          diags.error(layerInfo.validOnlyLoc,
+                      "'valid_only: true' needs 'input.seq_lengths: true' "
+                      "(it pools each row's valid steps)");
+        if (layer.poolFn == PoolFn::LastValid && !model.seqLengths)
+          diags.error(layerInfo.fnLoc,
+                      "Pool fn 'last_valid' needs 'input.seq_lengths: true' "
+                      "(it picks step L-1 of each row)");
+        if (needsLengths && !model.seqLengths)
+          orderOk = false;
+        if (layer.validOnly && (layer.poolFn == PoolFn::LastValid ||
+                                layer.poolFn == PoolFn::FinalCarry))
+          diags.warning(layerInfo.validOnlyLoc,
+                        Twine("'valid_only' has no effect with fn '") +
+                            stringify(layer.poolFn) + "'");
+        if (layer.poolFn == PoolFn::FinalCarry && !recurrent) {
+          diags.error(layerInfo.fnLoc,
+                      "Pool fn 'final_carry' needs a recurrent layer (RNN or "
+                      "Bidirectional) before it, found none");
+          orderOk = false;
+        }
+      }
+      if (layer.kind == Layer::Kind::Pool && !pool)
+        pool = k;
+      if (layer.isRecurrent())
+        recurrent = k;
+    }
+    if (!layerInfo.valid || !input || !orderOk) {
       input.reset(); // unknown from here on
       continue;
     }
@@ -177,6 +237,7 @@ void rnnc::spec::detail::checkModel(const Model &model, const ModelInfo &info,
     // Every count the later stages compute must fit in 64 bits.
     bool tooLarge = numLayerParams(model, k) == kSaturated ||
                     layerFlopsPerStep(model, k) == kSaturated ||
+                    layerFlops(model, k) == kSaturated ||
                     numElements({numElements(model.batch), model.time,
                                  numElements(output)}) == kSaturated;
     for (size_t d = 0; d < dirs.size(); ++d)

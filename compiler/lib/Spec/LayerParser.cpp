@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace rnnc::spec;
 using namespace rnnc::spec::detail;
@@ -20,16 +21,53 @@ using llvm::Twine;
 
 namespace {
 
+/// Every key a layer of some type takes.
 constexpr StringRef kLayerKeys[] = {
-    "type",        "name",         "cell",         "reverse",
-    "keep_order",  "unroll",       "return_carry", "initial_carry",
-    "forward_rnn", "backward_rnn", "merge_fn"};
-constexpr StringRef kRNNLayerKeys[] = {"type",         "name",         "cell",
-                                       "reverse",      "keep_order",   "unroll",
-                                       "return_carry", "initial_carry"};
-constexpr StringRef kBidirectionalKeys[] = {
-    "type",     "name",         "forward_rnn",  "backward_rnn",
-    "merge_fn", "return_carry", "initial_carry"};
+    "type",         "name",          "params",      "cell",
+    "reverse",      "keep_order",    "unroll",      "return_carry",
+    "initial_carry", "forward_rnn",  "backward_rnn", "merge_fn",
+    "features",     "use_bias",      "activation",  "fn",
+    "valid_only",   "num_embeddings", "epsilon",    "use_scale",
+    "rate"};
+
+/// The keys of each layer type.
+ArrayRef<StringRef> layerKeys(Layer::Kind kind) {
+  static constexpr StringRef rnn[] = {
+      "type",   "name",         "params",       "cell",   "reverse",
+      "keep_order", "unroll",   "return_carry", "initial_carry"};
+  static constexpr StringRef bidirectional[] = {
+      "type",     "name",         "params",       "forward_rnn",
+      "backward_rnn", "merge_fn", "return_carry", "initial_carry"};
+  static constexpr StringRef dense[] = {"type", "name", "params", "features",
+                                        "use_bias", "activation"};
+  static constexpr StringRef pool[] = {"type", "name", "fn", "valid_only"};
+  static constexpr StringRef embed[] = {"type", "name", "params",
+                                        "num_embeddings", "features"};
+  static constexpr StringRef layerNorm[] = {"type",    "name",      "params",
+                                            "epsilon", "use_scale", "use_bias"};
+  static constexpr StringRef activation[] = {"type", "name", "fn"};
+  static constexpr StringRef dropout[] = {"type", "name", "rate"};
+  switch (kind) {
+  case Layer::Kind::RNN:
+    return rnn;
+  case Layer::Kind::Bidirectional:
+    return bidirectional;
+  case Layer::Kind::Dense:
+    return dense;
+  case Layer::Kind::Pool:
+    return pool;
+  case Layer::Kind::Embed:
+    return embed;
+  case Layer::Kind::LayerNorm:
+    return layerNorm;
+  case Layer::Kind::Activation:
+    return activation;
+  case Layer::Kind::Dropout:
+    return dropout;
+  }
+  return rnn;
+}
+
 constexpr StringRef kDirectionKeys[] = {"cell", "unroll", "reverse",
                                         "keep_order", "return_carry"};
 constexpr StringRef kCellKeys[] = {"type",          "features",   "gate_fn",
@@ -72,7 +110,43 @@ const std::pair<StringRef, Activation> kActivations[] = {
     {"sigmoid", Activation::Sigmoid}, {"hard_sigmoid", Activation::HardSigmoid},
     {"tanh", Activation::Tanh},       {"hard_tanh", Activation::HardTanh},
     {"relu", Activation::Relu},       {"elu", Activation::Elu},
-    {"silu", Activation::Silu},       {"identity", Activation::Identity}};
+    {"silu", Activation::Silu},       {"identity", Activation::Identity},
+    {"gelu", Activation::Gelu},       {"gelu_exact", Activation::GeluExact},
+    {"softmax", Activation::Softmax}, {"log_softmax", Activation::LogSoftmax},
+    {"softplus", Activation::Softplus},
+    {"leaky_relu", Activation::LeakyRelu}};
+
+const std::pair<StringRef, PoolFn> kPoolFns[] = {
+    {"last", PoolFn::Last},         {"first", PoolFn::First},
+    {"mean", PoolFn::Mean},         {"max", PoolFn::Max},
+    {"sum", PoolFn::Sum},           {"last_valid", PoolFn::LastValid},
+    {"final_carry", PoolFn::FinalCarry}};
+
+const std::pair<StringRef, Layer::Kind> kLayerKinds[] = {
+    {"RNN", Layer::Kind::RNN},
+    {"Bidirectional", Layer::Kind::Bidirectional},
+    {"Dense", Layer::Kind::Dense},
+    {"Pool", Layer::Kind::Pool},
+    {"Embed", Layer::Kind::Embed},
+    {"LayerNorm", Layer::Kind::LayerNorm},
+    {"Activation", Layer::Kind::Activation},
+    {"Dropout", Layer::Kind::Dropout}};
+
+/// Reads a '/'-separated params path; reports empty components.
+std::optional<std::string> readParamsPath(YamlReader &reader, Field &f) {
+  std::optional<std::string> path = reader.readString(f);
+  if (!path)
+    return std::nullopt;
+  llvm::SmallVector<StringRef> parts;
+  StringRef(*path).split(parts, '/');
+  if (llvm::any_of(parts, [](StringRef p) { return p.empty(); })) {
+    reader.diags.error(f.loc(), "expected a '/'-separated params path, "
+                                "found '" +
+                                    *path + "'");
+    return std::nullopt;
+  }
+  return path;
+}
 
 std::string quote(const std::string &path) { return "'" + path + "'"; }
 
@@ -142,7 +216,16 @@ void parseCell(YamlReader &reader, Field &field, const std::string &path,
         featuresOk = true;
       }
     } else if (f.name == "gate_fn" || f.name == "activation_fn") {
-      if (auto fn = reader.readEnum<Activation>(f, "activation", kActivations))
+      auto fn = reader.readEnum<Activation>(f, "activation", kActivations);
+      if (fn && !isElementwise(*fn))
+        reader.diags.error(f.loc(),
+                           "'" + Twine(stringify(*fn)) +
+                               "' normalizes over the last axis and cannot "
+                               "be a cell's " +
+                               f.name +
+                               "; use it in a Dense 'activation' or an "
+                               "Activation layer");
+      else if (fn)
         (f.name == "gate_fn" ? cell.gateFn : cell.activationFn) = *fn;
     } else if (f.name == "reset_gate" || f.name == "residual" ||
                f.name == "use_bias") {
@@ -187,16 +270,7 @@ void parseCell(YamlReader &reader, Field &field, const std::string &path,
     } else if (f.name == "params") {
       info.paramsLoc = f.loc();
       info.paramsExplicit = true;
-      std::optional<std::string> path = reader.readString(f);
-      if (!path)
-        return;
-      llvm::SmallVector<StringRef> parts;
-      StringRef(*path).split(parts, '/');
-      if (llvm::any_of(parts, [](StringRef p) { return p.empty(); }))
-        reader.diags.error(f.loc(), "expected a '/'-separated params path, "
-                                    "found '" +
-                                        *path + "'");
-      else
+      if (std::optional<std::string> path = readParamsPath(reader, f))
         cell.params = *path;
     }
   });
@@ -304,14 +378,36 @@ void parseDirection(YamlReader &reader, Field &field, const std::string &path,
   rnn.keepOrder = backward;
 }
 
+/// "an RNN layer", "a Dense layer", ...
 std::string layerKindPhrase(Layer::Kind kind) {
-  return kind == Layer::Kind::RNN ? "an RNN layer" : "a Bidirectional layer";
+  StringRef name = stringify(kind);
+  bool vowel = StringRef("AEIOU").contains(name.front()) ||
+               kind == Layer::Kind::RNN;
+  return (vowel ? "an " : "a ") + name.str() + " layer";
+}
+
+/// Why a layer of type `kind` has no key `key`, for the "has no key" error.
+std::string misplacedKeyHint(Layer::Kind kind, StringRef key) {
+  if (kind == Layer::Kind::Bidirectional &&
+      llvm::is_contained({"cell", "reverse", "keep_order", "unroll"}, key))
+    return "set it inside 'forward_rnn' and 'backward_rnn'";
+  if (kind == Layer::Kind::RNN && key == "features")
+    return "set it inside 'cell'";
+  std::vector<std::string> owners;
+  for (const auto &[name, other] : kLayerKinds)
+    if (llvm::is_contained(layerKeys(other), key))
+      owners.push_back(name.str());
+  std::string list;
+  for (size_t i = 0; i < owners.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == owners.size() ? " and " : ", ") + owners[i];
+  return "it belongs to " + list + " layers";
 }
 
 void parseLayer(YamlReader &reader, Field &item, size_t index, Layer &layer,
                 LayerInfo &info) {
   layer.loc = layer.rnn.loc = item.loc();
-  info.nameLoc = info.mergeLoc = layer.loc;
+  info.nameLoc = info.mergeLoc = info.typeLoc = info.paramsLoc = info.fnLoc =
+      layer.loc;
   layer.name = "layers_" + std::to_string(index);
   yaml::MappingNode *map = reader.readMapping(item);
   if (!map)
@@ -321,16 +417,18 @@ void parseLayer(YamlReader &reader, Field &item, size_t index, Layer &layer,
   std::optional<Layer::Kind> kind;
   RNNKeys rnnKeys;
   CellInfo rnnCell, forwardCell, backwardCell;
+  // `fn` means a PoolFn or an Activation depending on `type`, which may come
+  // later: read it once the type is known.
+  std::optional<Field> fnField;
+  bool featuresOk = false, numEmbeddingsOk = false, rateOk = false;
 
   reader.forEachField(*map, quote(path), kLayerKeys, [&](Field &f) {
     keys[f.name] = f.keyLoc;
     if (parseRNNKey(reader, f, path, layer.rnn, rnnCell, rnnKeys))
       return;
     if (f.name == "type") {
-      kind = reader.readEnum<Layer::Kind>(
-          f, "layer type",
-          {{"RNN", Layer::Kind::RNN},
-           {"Bidirectional", Layer::Kind::Bidirectional}});
+      info.typeLoc = f.loc();
+      kind = reader.readEnum<Layer::Kind>(f, "layer type", kLayerKinds);
     } else if (f.name == "name") {
       info.nameLoc = f.loc();
       std::optional<std::string> name = reader.readString(f);
@@ -343,6 +441,11 @@ void parseLayer(YamlReader &reader, Field &item, size_t index, Layer &layer,
         reader.diags.error(f.loc(), "expected a layer name without '/', "
                                     "found '" +
                                         *name + "'");
+    } else if (f.name == "params") {
+      info.paramsLoc = f.loc();
+      info.paramsExplicit = true;
+      if (std::optional<std::string> params = readParamsPath(reader, f))
+        layer.params = *params;
     } else if (f.name == "return_carry") {
       if (std::optional<bool> v = reader.readBool(f))
         layer.returnCarry = *v;
@@ -364,6 +467,47 @@ void parseLayer(YamlReader &reader, Field &item, size_t index, Layer &layer,
       parseDirection(reader, f, path + "." + f.name, backward,
                      backward ? layer.backward : layer.forward,
                      backward ? backwardCell : forwardCell);
+    } else if (f.name == "features" || f.name == "num_embeddings") {
+      if (std::optional<int64_t> v = reader.readPositive(f)) {
+        (f.name == "features" ? layer.features : layer.numEmbeddings) = *v;
+        (f.name == "features" ? featuresOk : numEmbeddingsOk) = true;
+      }
+    } else if (f.name == "use_bias" || f.name == "use_scale" ||
+               f.name == "valid_only") {
+      if (f.name == "valid_only")
+        info.validOnlyLoc = f.keyLoc;
+      if (std::optional<bool> v = reader.readBool(f))
+        (f.name == "use_bias"    ? layer.useBias
+         : f.name == "use_scale" ? layer.useScale
+                                 : layer.validOnly) = *v;
+    } else if (f.name == "activation") {
+      if (auto fn = reader.readEnum<Activation>(f, "activation", kActivations))
+        layer.activation = *fn;
+    } else if (f.name == "fn") {
+      info.fnLoc = f.loc();
+      fnField = f;
+    } else if (f.name == "epsilon") {
+      std::string text;
+      if (std::optional<double> v = reader.readFloat(f, &text)) {
+        if (!(*v > 0) || !std::isfinite(*v))
+          reader.diags.error(f.loc(), "'epsilon' must be a positive finite "
+                                      "number, found " +
+                                          text);
+        else
+          layer.epsilon = *v;
+      }
+    } else if (f.name == "rate") {
+      std::string text;
+      if (std::optional<double> v = reader.readFloat(f, &text)) {
+        if (!(*v >= 0 && *v <= 1))
+          reader.diags.error(f.loc(), "'rate' must be between 0 and 1, "
+                                      "found " +
+                                          text);
+        else {
+          layer.rate = *v;
+          rateOk = true;
+        }
+      }
     }
   });
 
@@ -374,21 +518,40 @@ void parseLayer(YamlReader &reader, Field &item, size_t index, Layer &layer,
   if (!kind)
     return;
   layer.kind = *kind;
-  bool isRNN = *kind == Layer::Kind::RNN;
-  ArrayRef<StringRef> allowed =
-      isRNN ? ArrayRef<StringRef>(kRNNLayerKeys) : kBidirectionalKeys;
+  info.typed = true;
+  ArrayRef<StringRef> allowed = layerKeys(*kind);
   for (StringRef key : kLayerKeys) {
     if (!keys.count(key) || llvm::is_contained(allowed, key))
       continue;
-    std::string hint = isRNN ? "it belongs to Bidirectional layers"
-                             : "set it inside 'forward_rnn' and "
-                               "'backward_rnn'";
-    reader.diags.error(keys.lookup(key), layerKindPhrase(*kind) +
-                                             " has no key '" + key + "' (" +
-                                             hint + ")");
+    reader.diags.error(keys.lookup(key),
+                       layerKindPhrase(*kind) + " has no key '" + key + "' (" +
+                           misplacedKeyHint(*kind, key) + ")");
+  }
+  auto require = [&](StringRef key) {
+    if (keys.count(key))
+      return true;
+    reader.diags.error(item.loc(),
+                       "missing key '" + key + "' in " + quote(path));
+    return false;
+  };
+
+  // The type-dependent `fn`.
+  bool fnOk = false;
+  if (fnField && *kind == Layer::Kind::Pool) {
+    if (auto fn = reader.readEnum<PoolFn>(*fnField, "pool fn", kPoolFns)) {
+      layer.poolFn = *fn;
+      fnOk = true;
+    }
+  } else if (fnField && *kind == Layer::Kind::Activation) {
+    if (auto fn =
+            reader.readEnum<Activation>(*fnField, "activation", kActivations)) {
+      layer.activation = *fn;
+      fnOk = true;
+    }
   }
 
-  if (isRNN) {
+  switch (*kind) {
+  case Layer::Kind::RNN:
     if (!keys.count("cell"))
       reader.diags.error(item.loc(), "missing key 'cell' in " + quote(path));
     if (rnnKeys.keepOrder.value_or(false) && !rnnKeys.reverseBad &&
@@ -396,17 +559,52 @@ void parseLayer(YamlReader &reader, Field &item, size_t index, Layer &layer,
       reader.diags.warning(rnnKeys.keepOrderLoc,
                            "'keep_order: true' has no effect without "
                            "'reverse: true'");
+    if (info.paramsExplicit && rnnCell.paramsExplicit)
+      reader.diags.error(
+          info.paramsLoc,
+          "'params' is given both on layer '" + layer.name +
+              "' (the nn.RNN module) and on its cell; give one of them",
+          {Note{rnnCell.paramsLoc, "the cell's 'params' is here"}});
     info.cells[0] = rnnCell;
     info.valid = rnnCell.valid;
     return;
+  case Layer::Kind::Bidirectional:
+    for (StringRef key : {"forward_rnn", "backward_rnn"})
+      if (!keys.count(key))
+        reader.diags.error(item.loc(),
+                           "missing key '" + key + "' in " + quote(path));
+    for (const CellInfo *cell : {&forwardCell, &backwardCell})
+      if (info.paramsExplicit && cell->paramsExplicit)
+        reader.diags.error(
+            info.paramsLoc,
+            "'params' is given both on layer '" + layer.name +
+                "' (the nn.Bidirectional module) and on a cell of it; give "
+                "one of them",
+            {Note{cell->paramsLoc, "the cell's 'params' is here"}});
+    info.cells[0] = forwardCell;
+    info.cells[1] = backwardCell;
+    info.valid = forwardCell.valid && backwardCell.valid;
+    return;
+  case Layer::Kind::Dense:
+    info.valid = require("features") && featuresOk;
+    return;
+  case Layer::Kind::Embed: {
+    bool haveNum = require("num_embeddings");
+    bool haveFeatures = require("features");
+    info.valid = haveNum && haveFeatures && numEmbeddingsOk && featuresOk;
+    return;
   }
-  for (StringRef key : {"forward_rnn", "backward_rnn"})
-    if (!keys.count(key))
-      reader.diags.error(item.loc(),
-                         "missing key '" + key + "' in " + quote(path));
-  info.cells[0] = forwardCell;
-  info.cells[1] = backwardCell;
-  info.valid = forwardCell.valid && backwardCell.valid;
+  case Layer::Kind::Pool:
+  case Layer::Kind::Activation:
+    info.valid = require("fn") && fnOk;
+    return;
+  case Layer::Kind::Dropout:
+    info.valid = require("rate") && rateOk;
+    return;
+  case Layer::Kind::LayerNorm:
+    info.valid = true;
+    return;
+  }
 }
 
 } // namespace
@@ -430,9 +628,22 @@ void rnnc::spec::detail::parseLayers(YamlReader &reader, Field &field,
 
 void rnnc::spec::detail::finalizeLayers(Model &model) {
   for (Layer &layer : model.layers) {
+    if (!layer.isRecurrent()) {
+      // Dense, Embed and LayerNorm read `<params>/kernel`, ...
+      if (layer.params.empty() &&
+          (layer.kind == Layer::Kind::Dense ||
+           layer.kind == Layer::Kind::Embed ||
+           layer.kind == Layer::Kind::LayerNorm))
+        layer.params = layer.name;
+      continue;
+    }
+    // A layer-level `params` names the nn.RNN / nn.Bidirectional module; its
+    // cells sit below it as Flax nests them (binding falls back to the bare
+    // path for an RNN layer whose file has no `<params>/cell`).
+    std::string module = layer.params.empty() ? layer.name : layer.params;
     auto finish = [&](RNN &rnn, StringRef defaultPath) {
       if (rnn.cell.params.empty())
-        rnn.cell.params = (layer.name + "/" + defaultPath).str();
+        rnn.cell.params = (module + "/" + defaultPath).str();
       if (model.time >= 1)
         rnn.unroll = std::min(rnn.unroll, model.time);
     };

@@ -8,6 +8,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
@@ -196,7 +197,7 @@ bool checkSyntax(llvm::MemoryBufferRef buffer, SpecDiagnostics &diags) {
 
 constexpr StringRef kTopKeys[] = {"rnnc",          "name",  "dtype",
                                   "params_layout", "input", "layers",
-                                  "padded_outputs"};
+                                  "padded_outputs", "ignore_params"};
 constexpr StringRef kInputKeys[] = {"batch", "time", "features", "time_major",
                                     "seq_lengths"};
 
@@ -231,7 +232,9 @@ void parseInput(YamlReader &reader, Field &field, Model &model,
   yaml::MappingNode *map = reader.readMapping(field);
   if (!map)
     return;
-  bool seenTime = false, seenFeatures = false;
+  bool seenTime = false;
+  info.inputSeen = true;
+  info.inputLoc = info.seqLengthsLoc = field.keyLoc;
   info.batchValid = true; // absent batch means unbatched
   reader.forEachField(*map, "'input'", kInputKeys, [&](Field &f) {
     if (f.name == "batch") {
@@ -254,7 +257,7 @@ void parseInput(YamlReader &reader, Field &field, Model &model,
         info.timeValid = true;
       }
     } else if (f.name == "features") {
-      seenFeatures = true;
+      info.featuresSeen = true;
       info.featuresLoc = f.loc();
       if (llvm::isa<yaml::SequenceNode>(f.node)) {
         yaml::SequenceNode *list = reader.readList(f, "a list of integers");
@@ -284,14 +287,40 @@ void parseInput(YamlReader &reader, Field &field, Model &model,
       if (std::optional<bool> v = reader.readBool(f))
         model.timeMajor = *v;
     } else if (f.name == "seq_lengths") {
+      info.seqLengthsLoc = f.keyLoc;
       if (std::optional<bool> v = reader.readBool(f))
         model.seqLengths = *v;
     }
   });
   if (!seenTime)
     reader.diags.error(field.keyLoc, "missing key 'time' in 'input'");
-  if (!seenFeatures)
-    reader.diags.error(field.keyLoc, "missing key 'features' in 'input'");
+  // A missing `features` is checked with the layers (an Embed takes none).
+}
+
+/// Reads `ignore_params: [GLOB, ...]`.
+void parseIgnoreParams(YamlReader &reader, Field &field, Model &model) {
+  yaml::SequenceNode *list = reader.readList(field, "a list of globs");
+  if (!list)
+    return;
+  reader.forEachElement(*list, "ignore_params", [&](Field &e) {
+    std::optional<std::string> glob = reader.readString(e);
+    if (!glob)
+      return;
+    if (glob->empty()) {
+      reader.diags.error(e.loc(), "expected a non-empty glob in "
+                                  "'ignore_params'");
+      return;
+    }
+    llvm::Expected<llvm::GlobPattern> pattern =
+        llvm::GlobPattern::create(*glob);
+    if (!pattern) {
+      reader.diags.error(e.loc(), "invalid glob '" + *glob +
+                                      "' in 'ignore_params': " +
+                                      llvm::toString(pattern.takeError()));
+      return;
+    }
+    model.ignoreParams.push_back(*glob);
+  });
 }
 
 void parseDtype(YamlReader &reader, Field &field) {
@@ -347,6 +376,8 @@ void parseTopLevel(YamlReader &reader, yaml::MappingNode &root, SMLoc rootLoc,
               {{"compute", PaddedOutputs::Compute},
                {"zeros", PaddedOutputs::Zeros}}))
         model.paddedOutputs = *v;
+    } else if (f.name == "ignore_params") {
+      parseIgnoreParams(reader, f, model);
     } else if (f.name == "input") {
       seen[2] = true;
       parseInput(reader, f, model, info);

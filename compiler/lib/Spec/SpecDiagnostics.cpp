@@ -78,6 +78,11 @@ rnnc::spec::detail::closestMatch(llvm::StringRef value,
                                  llvm::ArrayRef<llvm::StringRef> candidates) {
   if (value.empty())
     return {};
+  // The same name in another case ("Gelu" for "gelu") beats a longer name it
+  // is a prefix of ("gelu_exact").
+  for (llvm::StringRef c : candidates)
+    if (c.equals_insensitive(value) && c != value)
+      return c;
   // A prefix ("lstm" for "LSTMCell") is the strongest hint.
   if (value.size() >= 2)
     for (llvm::StringRef c : candidates)

@@ -33,17 +33,27 @@ struct CellInfo {
 };
 
 struct LayerInfo {
-  bool valid = false;   ///< type known and every cell valid
+  bool valid = false;   ///< type known, every cell valid, required keys read
+  bool typed = false;   ///< the `type` was read (Layer::kind is meaningful)
+  llvm::SMLoc typeLoc;  ///< the `type` value, or the layer
   llvm::SMLoc nameLoc;  ///< the `name` value, or the layer if defaulted
   llvm::SMLoc mergeLoc; ///< the `merge_fn` value, or the layer
+  llvm::SMLoc paramsLoc;    ///< the layer's `params` value, or the layer
+  bool paramsExplicit = false; ///< the layer has a `params` key
+  llvm::SMLoc fnLoc;        ///< Pool / Activation `fn` value, or the layer
+  llvm::SMLoc validOnlyLoc; ///< Pool `valid_only` key (if given)
   CellInfo cells[2];    ///< RNN layer: [0]; Bidirectional: forward, backward
 };
 
 struct ModelInfo {
+  bool featuresSeen = false; ///< `input.features` is given
   bool featuresValid = false;
   bool batchValid = false;
   bool timeValid = false;
   llvm::SMLoc featuresLoc;     ///< `input.features` value
+  llvm::SMLoc inputLoc;        ///< the `input` key
+  bool inputSeen = false;
+  llvm::SMLoc seqLengthsLoc;   ///< `input.seq_lengths` key, or `input`
   llvm::SMLoc paramsLayoutLoc; ///< `params_layout` value, or the spec
   std::vector<LayerInfo> layers;
 };

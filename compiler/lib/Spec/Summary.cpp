@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace rnnc::spec;
@@ -57,6 +58,53 @@ void printTable(llvm::raw_ostream &os,
   }
 }
 
+/// The spec options of a non-recurrent layer, as spec text.
+std::vector<std::string> layerOptions(const Layer &layer) {
+  std::vector<std::string> options;
+  auto number = [](double v) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::format("%g", v);
+    return text;
+  };
+  switch (layer.kind) {
+  case Layer::Kind::Dense:
+    options.push_back("features=" + std::to_string(layer.features));
+    if (layer.activation)
+      options.push_back(std::string("activation=") +
+                        stringify(*layer.activation));
+    if (!layer.useBias)
+      options.push_back("use_bias=false");
+    break;
+  case Layer::Kind::Pool:
+    options.push_back(std::string("fn=") + stringify(layer.poolFn));
+    if (layer.validOnly)
+      options.push_back("valid_only");
+    break;
+  case Layer::Kind::Embed:
+    options.push_back("num_embeddings=" + std::to_string(layer.numEmbeddings));
+    options.push_back("features=" + std::to_string(layer.features));
+    break;
+  case Layer::Kind::LayerNorm:
+    options.push_back("epsilon=" + number(layer.epsilon));
+    if (!layer.useScale)
+      options.push_back("use_scale=false");
+    if (!layer.useBias)
+      options.push_back("use_bias=false");
+    break;
+  case Layer::Kind::Activation:
+    if (layer.activation)
+      options.push_back(std::string("fn=") + stringify(*layer.activation));
+    break;
+  case Layer::Kind::Dropout:
+    options.push_back("rate=" + number(layer.rate) + " (identity)");
+    break;
+  default:
+    break;
+  }
+  return options;
+}
+
 } // namespace
 
 void rnnc::spec::printModelSummary(llvm::raw_ostream &os, const Model &model) {
@@ -64,32 +112,47 @@ void rnnc::spec::printModelSummary(llvm::raw_ostream &os, const Model &model) {
      << stringify(model.paramsLayout) << ", padded_outputs "
      << stringify(model.paddedOutputs) << "\n";
 
-  auto withTime = [&](const Shape &features) {
-    Shape shape = model.batch;
-    shape.insert(model.timeMajor ? shape.begin() : shape.end(), model.time);
-    shape.insert(shape.end(), features.begin(), features.end());
-    return formatShape(shape);
-  };
-  os << "input: " << withTime(model.features) << " ("
-     << (model.timeMajor ? "time-major" : "batch-major") << ", batch "
-     << formatShape(model.batch) << ", time " << model.time << ", features "
-     << formatShape(model.features) << ")";
+  Shape inputShape = model.batch;
+  inputShape.insert(model.timeMajor ? inputShape.begin() : inputShape.end(),
+                    model.time);
+  inputShape.insert(inputShape.end(), model.features.begin(),
+                    model.features.end());
+  os << "input: " << formatShape(inputShape);
+  if (model.takesTokens())
+    os << " int32 token ids";
+  os << " (" << (model.timeMajor ? "time-major" : "batch-major") << ", batch "
+     << formatShape(model.batch) << ", time " << model.time;
+  if (!model.takesTokens())
+    os << ", features " << formatShape(model.features);
+  os << ")";
   if (model.seqLengths)
     os << ", seq_lengths " << formatShape(model.batch) << " int32";
   os << "\n";
   if (!model.layers.empty())
-    os << "output: "
-       << withTime(layerOutputFeatures(model, model.layers.size() - 1)) << "\n";
+    os << "output: " << formatShape(modelOutputShape(model)) << "\n";
   os << "\n";
 
   std::vector<std::vector<std::string>> rows = {
       {"#", "layer", "type", "direction", "cell", "input", "output", "carry",
-       "params", "FLOPs/step", "params path", "options"}};
+       "params", "FLOPs", "params path", "options"}};
   std::vector<bool> numeric = {true,  false, false, false, false, false,
                                false, false, true,  true,  false, false};
   for (size_t k = 0; k < model.layers.size(); ++k) {
     const Layer &layer = model.layers[k];
     Shape input = layerInputFeatures(model, k);
+    std::string inputText =
+        formatShape(k == 0 ? inputShape : layerOutputShape(model, k - 1));
+    std::string outputText = formatShape(layerOutputShape(model, k));
+    std::string type = stringify(layer.kind);
+    if (!layer.isRecurrent()) {
+      rows.push_back({std::to_string(k), layer.name, type, "", "", inputText,
+                      outputText, "",
+                      std::to_string(numLayerParams(model, k)),
+                      std::to_string(layerFlops(model, k)),
+                      layer.hasParams() ? layer.params : "",
+                      llvm::join(layerOptions(layer), ", ")});
+      continue;
+    }
     auto dirs = layerDirections(layer);
     for (size_t d = 0; d < dirs.size(); ++d) {
       const RNN &rnn = *dirs[d];
@@ -107,29 +170,28 @@ void rnnc::spec::printModelSummary(llvm::raw_ostream &os, const Model &model) {
         options.push_back("initial_carry=input");
       llvm::append_range(options, cellOptions(rnn.cell));
 
-      std::string type = stringify(layer.kind);
       if (layer.isBidirectional())
-        type += std::string("(") + stringify(layer.merge) + ")";
+        type = std::string(stringify(layer.kind)) + "(" +
+               stringify(layer.merge) + ")";
       bool first = d == 0;
+      int64_t flops = numElements(
+          {cellFlopsPerStep(model, rnn.cell, input), model.time});
       rows.push_back(
           {first ? std::to_string(k) : "", first ? layer.name : "",
            first ? type : "", direction,
            std::string(stringify(rnn.cell.kind)) + "(" +
                std::to_string(rnn.cell.features) + ")",
-           first ? formatShape(input) : "",
-           first ? formatShape(layerOutputFeatures(model, k)) : "",
+           first ? inputText : "", first ? outputText : "",
            carryText(carryShapes(model, rnn.cell, input)),
            std::to_string(numCellParams(rnn.cell, input, model.paramsLayout)),
-           std::to_string(cellFlopsPerStep(model, rnn.cell, input)),
-           rnn.cell.params, llvm::join(options, ", ")});
+           std::to_string(flops), rnn.cell.params, llvm::join(options, ", ")});
     }
   }
   printTable(os, rows, numeric);
 
-  int64_t flops = flopsPerStep(model);
-  int64_t perSequence = numElements({flops, model.time}); // saturating product
   os << "\ntotal: " << model.layers.size()
      << (model.layers.size() == 1 ? " layer, " : " layers, ")
-     << numParams(model) << " params, " << flops << " FLOPs per step, "
-     << perSequence << " FLOPs per sequence\n";
+     << numParams(model) << " params, " << flopsPerStep(model)
+     << " FLOPs per step, " << modelFlops(model)
+     << " FLOPs per sequence\n";
 }

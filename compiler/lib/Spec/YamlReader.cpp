@@ -9,6 +9,9 @@
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/Regex.h"
 
+#include <cstdlib>
+#include <limits>
+
 using namespace rnnc::spec::detail;
 namespace yaml = llvm::yaml;
 using llvm::SMLoc;
@@ -157,6 +160,32 @@ std::optional<int64_t> YamlReader::readPositive(Field &field,
     return std::nullopt;
   }
   return v;
+}
+
+std::optional<double> YamlReader::readFloat(Field &field, std::string *text) {
+  if (rejectAlias(field))
+    return std::nullopt;
+  auto *scalar = llvm::dyn_cast<yaml::ScalarNode>(field.node);
+  if (scalar && !isQuoted(*scalar)) {
+    StringRef plain = plainText(*scalar);
+    PlainKind kind = classifyPlain(plain);
+    if (kind == PlainKind::Int || kind == PlainKind::Float) {
+      if (text)
+        *text = plain.str();
+      StringRef lower = plain.ltrim("+-");
+      bool negative = plain.starts_with("-");
+      if (lower.equals_insensitive(".inf"))
+        return negative ? -std::numeric_limits<double>::infinity()
+                        : std::numeric_limits<double>::infinity();
+      if (lower.equals_insensitive(".nan"))
+        return std::numeric_limits<double>::quiet_NaN();
+      // strtod accepts every form the YAML float regex admits.
+      std::string copy = plain.str();
+      return std::strtod(copy.c_str(), nullptr);
+    }
+  }
+  typeError(field, "a number");
+  return std::nullopt;
 }
 
 bool YamlReader::isInteger(yaml::Node *node) {

@@ -72,6 +72,9 @@ public:
   std::optional<int64_t> readPositive(Field &field,
                                       llvm::StringRef requirement = "positive");
   std::optional<std::string> readString(Field &field);
+  /// A number: an integer or a YAML float (1e-6, 0.5, .inf, .nan). `text`,
+  /// if given, receives the value as written (for messages).
+  std::optional<double> readFloat(Field &field, std::string *text = nullptr);
   std::optional<std::vector<int64_t>> readIntList(Field &field);
   llvm::yaml::MappingNode *readMapping(Field &field);
   llvm::yaml::SequenceNode *readList(Field &field, llvm::StringRef expected);

@@ -98,6 +98,158 @@ layers:
   EXPECT_EQ(m.layers[2].backward.cell.params, "bi/backward_rnn/cell");
 }
 
+TEST(SpecParser, WholeModelLayersEveryField) {
+  ParseResult r = parse(R"(rnnc: 1
+name: whole
+ignore_params: [step, "opt_state/*"]
+input: {batch: [2], time: 6, seq_lengths: true}
+layers:
+  - {type: Embed, name: emb, num_embeddings: 50, features: 8, params: Embed_0}
+  - {type: RNN, name: r, params: lstm_cell_0, cell: {type: LSTMCell, features: 4}}
+  - {type: Bidirectional, name: b, params: bi,
+     forward_rnn: {cell: {type: GRUCell, features: 3}},
+     backward_rnn: {cell: {type: GRUCell, features: 3}}}
+  - {type: LayerNorm, epsilon: 1e-5, use_scale: false}
+  - {type: LayerNorm, name: ln2, epsilon: 2, use_bias: false}
+  - {type: Dropout, rate: 0.25}
+  - {type: Dropout, name: nodrop, rate: 0}
+  - {type: Pool, fn: mean, valid_only: true}
+  - {type: Dense, features: 5, activation: gelu_exact, params: head/Dense_0}
+  - {type: Dense, name: d2, features: 2, use_bias: false}
+  - {type: Activation, fn: leaky_relu}
+)");
+  ASSERT_TRUE(r.model) << r.diagnostics;
+  EXPECT_EQ(r.diagnostics, "");
+  const Model &m = *r.model;
+  EXPECT_TRUE(m.takesTokens());
+  EXPECT_TRUE(m.features.empty());
+  EXPECT_EQ(m.ignoreParams, (std::vector<std::string>{"step", "opt_state/*"}));
+  ASSERT_EQ(m.layers.size(), 11u);
+
+  const Layer &emb = m.layers[0];
+  EXPECT_EQ(emb.kind, Layer::Kind::Embed);
+  EXPECT_EQ(emb.numEmbeddings, 50);
+  EXPECT_EQ(emb.features, 8);
+  EXPECT_EQ(emb.params, "Embed_0");
+
+  // Layer-level params name the nn.RNN / nn.Bidirectional module.
+  const Layer &rnn = m.layers[1];
+  EXPECT_EQ(rnn.params, "lstm_cell_0");
+  EXPECT_EQ(rnn.rnn.cell.params, "lstm_cell_0/cell");
+  EXPECT_EQ(m.layers[2].forward.cell.params, "bi/forward_rnn/cell");
+  EXPECT_EQ(m.layers[2].backward.cell.params, "bi/backward_rnn/cell");
+
+  const Layer &ln = m.layers[3];
+  EXPECT_EQ(ln.kind, Layer::Kind::LayerNorm);
+  EXPECT_EQ(ln.name, "layers_3");
+  EXPECT_EQ(ln.params, "layers_3");
+  EXPECT_DOUBLE_EQ(ln.epsilon, 1e-5);
+  EXPECT_FALSE(ln.useScale);
+  EXPECT_TRUE(ln.useBias);
+  const Layer &ln2 = m.layers[4];
+  EXPECT_DOUBLE_EQ(ln2.epsilon, 2.0); // integers are numbers too
+  EXPECT_TRUE(ln2.useScale);
+  EXPECT_FALSE(ln2.useBias);
+
+  EXPECT_EQ(m.layers[5].kind, Layer::Kind::Dropout);
+  EXPECT_DOUBLE_EQ(m.layers[5].rate, 0.25);
+  EXPECT_DOUBLE_EQ(m.layers[6].rate, 0.0);
+  EXPECT_FALSE(m.layers[6].hasParams());
+
+  const Layer &pool = m.layers[7];
+  EXPECT_EQ(pool.kind, Layer::Kind::Pool);
+  EXPECT_EQ(pool.poolFn, PoolFn::Mean);
+  EXPECT_TRUE(pool.validOnly);
+
+  const Layer &dense = m.layers[8];
+  EXPECT_EQ(dense.kind, Layer::Kind::Dense);
+  EXPECT_EQ(dense.features, 5);
+  EXPECT_TRUE(dense.useBias);
+  EXPECT_EQ(dense.activation, Activation::GeluExact);
+  EXPECT_EQ(dense.params, "head/Dense_0");
+  const Layer &d2 = m.layers[9];
+  EXPECT_FALSE(d2.useBias);
+  EXPECT_FALSE(d2.activation.has_value());
+  EXPECT_EQ(d2.params, "d2");
+
+  EXPECT_EQ(m.layers[10].kind, Layer::Kind::Activation);
+  EXPECT_EQ(m.layers[10].activation, Activation::LeakyRelu);
+}
+
+TEST(SpecParser, WholeModelDefaults) {
+  ParseResult r = parse(R"(rnnc: 1
+name: defaults
+input: {time: 3, features: 2}
+layers:
+  - {type: Dense, features: 4}
+  - {type: LayerNorm}
+  - {type: RNN, cell: {type: LSTMCell, features: 4}}
+  - {type: Pool, fn: last}
+)");
+  ASSERT_TRUE(r.model) << r.diagnostics;
+  const Model &m = *r.model;
+  EXPECT_FALSE(m.takesTokens());
+  EXPECT_TRUE(m.ignoreParams.empty());
+  EXPECT_TRUE(m.layers[0].useBias);
+  EXPECT_FALSE(m.layers[0].activation.has_value());
+  EXPECT_EQ(m.layers[0].params, "layers_0");
+  EXPECT_DOUBLE_EQ(m.layers[1].epsilon, 1e-6);
+  EXPECT_TRUE(m.layers[1].useScale);
+  EXPECT_TRUE(m.layers[1].useBias);
+  // Without a layer-level params, a cell's default path is unchanged.
+  EXPECT_TRUE(m.layers[2].params.empty());
+  EXPECT_EQ(m.layers[2].rnn.cell.params, "layers_2/cell");
+  EXPECT_FALSE(m.layers[3].validOnly);
+}
+
+TEST(SpecParser, EveryActivationName) {
+  const std::pair<const char *, Activation> names[] = {
+      {"sigmoid", Activation::Sigmoid},
+      {"hard_sigmoid", Activation::HardSigmoid},
+      {"tanh", Activation::Tanh},
+      {"hard_tanh", Activation::HardTanh},
+      {"relu", Activation::Relu},
+      {"elu", Activation::Elu},
+      {"silu", Activation::Silu},
+      {"identity", Activation::Identity},
+      {"gelu", Activation::Gelu},
+      {"gelu_exact", Activation::GeluExact},
+      {"softmax", Activation::Softmax},
+      {"log_softmax", Activation::LogSoftmax},
+      {"softplus", Activation::Softplus},
+      {"leaky_relu", Activation::LeakyRelu}};
+  for (const auto &[name, fn] : names) {
+    std::string text = std::string("rnnc: 1\nname: m\ninput: {time: 2, "
+                                   "features: 2}\nlayers:\n  - {type: Dense, "
+                                   "features: 2, activation: ") +
+                       name + "}\n  - {type: Activation, fn: " + name + "}\n";
+    ParseResult r = parse(text);
+    ASSERT_TRUE(r.model) << name << ": " << r.diagnostics;
+    EXPECT_EQ(r.model->layers[0].activation, fn) << name;
+    EXPECT_EQ(r.model->layers[1].activation, fn) << name;
+    EXPECT_STREQ(stringify(fn), name);
+  }
+}
+
+TEST(SpecParser, EveryPoolFn) {
+  const std::pair<const char *, PoolFn> fns[] = {
+      {"last", PoolFn::Last},       {"first", PoolFn::First},
+      {"mean", PoolFn::Mean},       {"max", PoolFn::Max},
+      {"sum", PoolFn::Sum},         {"last_valid", PoolFn::LastValid},
+      {"final_carry", PoolFn::FinalCarry}};
+  for (const auto &[name, fn] : fns) {
+    std::string text = std::string("rnnc: 1\nname: m\ninput: {time: 2, "
+                                   "features: 2, seq_lengths: true}\nlayers:\n"
+                                   "  - {type: RNN, cell: {type: GRUCell, "
+                                   "features: 3}}\n  - {type: Pool, fn: ") +
+                       name + "}\n";
+    ParseResult r = parse(text);
+    ASSERT_TRUE(r.model) << name << ": " << r.diagnostics;
+    EXPECT_EQ(r.model->layers[1].poolFn, fn) << name;
+    EXPECT_STREQ(stringify(fn), name);
+  }
+}
+
 TEST(SpecParser, CellAttributes) {
   ParseResult r = parse(R"(rnnc: 1
 name: attrs
