@@ -14,6 +14,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace mlir;
@@ -32,16 +33,28 @@ void rnnc::registerCompilerDialects(DialectRegistry &registry) {
   (void)passesRegistered;
 }
 
-std::optional<LoadedModel> rnnc::loadModel(llvm::SourceMgr &sourceMgr,
-                                           unsigned bufferId,
-                                           StringRef weightsPath,
-                                           MLIRContext &ctx) {
+std::optional<LoadedModel>
+rnnc::loadModel(llvm::SourceMgr &sourceMgr, unsigned bufferId,
+                StringRef weightsPath, MLIRContext &ctx,
+                llvm::ArrayRef<std::string> ignoreParams) {
   std::optional<spec::Model> model = spec::parseModel(sourceMgr, bufferId, ctx);
   if (!model)
     return std::nullopt;
   // Reader problems are about the weights file, not a spec line.
   std::vector<std::string> warnings;
-  llvm::Expected<ParamTree> tree = readWeights(weightsPath, warnings);
+  BindOptions options;
+  options.ignoreParams.assign(ignoreParams.begin(), ignoreParams.end());
+  for (const std::string &glob : ignoreParams) {
+    llvm::Expected<llvm::GlobPattern> pattern = llvm::GlobPattern::create(glob);
+    if (!pattern) {
+      llvm::WithColor::error(llvm::errs(), "rnnc")
+          << "invalid --ignore-params glob '" << glob
+          << "': " << llvm::toString(pattern.takeError()) << "\n";
+      return std::nullopt;
+    }
+  }
+  llvm::Expected<ParamTree> tree =
+      readWeights(weightsPath, warnings, &options.nonFloatKeys);
   for (const std::string &warning : warnings)
     llvm::WithColor::warning(llvm::errs(), "rnnc") << warning << "\n";
   if (!tree) {
@@ -50,9 +63,10 @@ std::optional<LoadedModel> rnnc::loadModel(llvm::SourceMgr &sourceMgr,
     return std::nullopt;
   }
   std::optional<std::vector<LayerParams>> params =
-      bindParams(*model, *tree, weightsPath, sourceMgr, ctx);
+      bindParams(*model, *tree, weightsPath, sourceMgr, ctx, options);
   if (!params)
     return std::nullopt;
+  resolveParamsPaths(*model, *tree);
   return LoadedModel{std::move(*model), std::move(*params)};
 }
 

@@ -9,6 +9,7 @@
 #include "rnn/Driver/Driver.h"
 #include "rnn/Driver/ModelLibrary.h"
 #include "rnn/Spec/ModelShapes.h"
+#include "rnn/Weights/Array.h"
 #include "rnn/Weights/Npz.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -27,6 +28,139 @@ using weights::DType;
 
 namespace {
 
+/// One array `rnnc run` reads from --inputs.
+struct ModelInput {
+  enum Kind { Float, Tokens, Lengths };
+  std::string name;
+  std::vector<int64_t> shape;
+  Kind kind = Float;
+};
+
+/// Every array the model takes, as MLIRGen declares its entry point: x,
+/// seq_lengths, then each initial carry.
+std::vector<ModelInput> modelInputs(const spec::Model &model) {
+  std::vector<ModelInput> inputs;
+  ModelInput x{"x", model.batch, model.takesTokens() ? ModelInput::Tokens
+                                                      : ModelInput::Float};
+  x.shape.insert(model.timeMajor ? x.shape.begin() : x.shape.end(),
+                 model.time);
+  x.shape.insert(x.shape.end(), model.features.begin(), model.features.end());
+  inputs.push_back(x);
+  if (model.seqLengths)
+    inputs.push_back({"seq_lengths", model.batch, ModelInput::Lengths});
+  for (auto [k, layer] : llvm::enumerate(model.layers)) {
+    if (!layer.isRecurrent() || layer.initialCarry != spec::InitialCarry::Input)
+      continue;
+    for (auto [dir, rnn] : llvm::enumerate(spec::layerDirections(layer))) {
+      std::string base = "initial_carry/" + layer.name;
+      if (layer.isBidirectional())
+        base += dir == 0 ? "/forward" : "/backward";
+      std::vector<spec::Shape> shapes = spec::layerCarryShapes(model, k, dir);
+      std::vector<std::string> names = rnn->cell.hasCellState()
+                                           ? std::vector<std::string>{"c", "h"}
+                                           : std::vector<std::string>{"h"};
+      for (auto [shape, name] : llvm::zip(shapes, names))
+        inputs.push_back({base + "/" + name, shape, ModelInput::Float});
+    }
+  }
+  return inputs;
+}
+
+/// Why the model does not take the array `name`, and which spec key would
+/// make it.
+std::string unexpectedInputHint(const spec::Model &model, StringRef name,
+                                ArrayRef<ModelInput> expected) {
+  if (name == "seq_lengths")
+    return "the model takes no sequence lengths; set 'input.seq_lengths: "
+           "true' in the spec to pass them";
+  if (name == "y" || name.starts_with("carry/"))
+    return "'" + name.str() +
+           "' is an output of the model (rnnc run writes it to --output)";
+  if (name.consume_front("initial_carry/")) {
+    StringRef layerName = name.split('/').first;
+    for (const spec::Layer &layer : model.layers) {
+      if (layer.name != layerName)
+        continue;
+      if (!layer.isRecurrent())
+        return "layer '" + layer.name + "' (" + spec::stringify(layer.kind) +
+               ") has no carry";
+      if (layer.initialCarry != spec::InitialCarry::Input)
+        return "layer '" + layer.name +
+               "' starts from zeros; set 'initial_carry: input' on layer '" +
+               layer.name + "' to pass its initial carry";
+    }
+    bool known = llvm::any_of(model.layers, [&](const spec::Layer &layer) {
+      return layer.name == layerName;
+    });
+    if (!known)
+      return "the model has no layer '" + layerName.str() + "'";
+  }
+  std::string list;
+  for (const ModelInput &input : expected)
+    list += (list.empty() ? "" : ", ") + input.name;
+  return "the model takes " + list;
+}
+
+/// Checks that `arrays` holds exactly the arrays the model takes, each with
+/// its dtype and shape; reports every problem at `loc`.
+LogicalResult checkInputs(const spec::Model &model, ArrayRef<Array> arrays,
+                          Location loc) {
+  std::vector<ModelInput> expected = modelInputs(model);
+  bool ok = true;
+  for (const Array &array : arrays) {
+    const ModelInput *input = nullptr;
+    for (const ModelInput &candidate : expected)
+      if (candidate.name == array.name)
+        input = &candidate;
+    if (!input) {
+      emitError(loc) << "unexpected input '" << array.name
+                     << "': " << unexpectedInputHint(model, array.name,
+                                                     expected);
+      ok = false;
+      continue;
+    }
+    bool dtypeOk = false;
+    const char *wanted = "float32";
+    switch (input->kind) {
+    case ModelInput::Float:
+      dtypeOk = array.dtype == DType::F32;
+      break;
+    case ModelInput::Tokens:
+      dtypeOk = array.dtype == DType::I32;
+      wanted = "int32 token ids";
+      break;
+    case ModelInput::Lengths:
+      dtypeOk = array.dtype == DType::I32 || array.dtype == DType::I64 ||
+                array.dtype == DType::U8;
+      wanted = "an integer dtype (int32 or int64)";
+      break;
+    }
+    if (!dtypeOk) {
+      emitError(loc) << "input '" << array.name << "' has dtype "
+                     << weights::dtypeName(array.dtype) << ", expected "
+                     << wanted
+                     << (input->kind == ModelInput::Float &&
+                                 weights::isFloatingPoint(array.dtype)
+                             ? " (convert it with .astype(np.float32))"
+                             : "");
+      ok = false;
+    } else if (array.shape != input->shape) {
+      emitError(loc) << "input '" << array.name << "' has shape "
+                     << spec::formatShape(array.shape) << ", expected "
+                     << spec::formatShape(input->shape);
+      ok = false;
+    }
+  }
+  for (const ModelInput &input : expected)
+    if (llvm::none_of(arrays,
+                      [&](const Array &a) { return a.name == input.name; })) {
+      emitError(loc) << "the inputs have no array '" << input.name
+                     << "' (expected shape " << spec::formatShape(input.shape)
+                     << ")";
+      ok = false;
+    }
+  return success(ok);
+}
 
 /// Host-side buffers for every entry point parameter, filled from `inputs`.
 struct Buffers {
@@ -35,7 +169,8 @@ struct Buffers {
   std::vector<void *> pointers;
 };
 
-LogicalResult fillBuffers(ArrayRef<EntryParameter> parameters,
+LogicalResult fillBuffers(const spec::Model &model,
+                          ArrayRef<EntryParameter> parameters,
                           const llvm::StringMap<const Array *> &inputs,
                           Location loc, Buffers &buffers) {
   buffers.floats.resize(parameters.size());
@@ -58,7 +193,8 @@ LogicalResult fillBuffers(ArrayRef<EntryParameter> parameters,
       return emitError(loc) << "input '" << param.name << "' has shape "
                             << spec::formatShape(array->shape) << ", expected "
                             << spec::formatShape(param.shape);
-    if (param.isLengths) {
+    // seq_lengths and, after an Embed, the token ids x are int32.
+    if (param.isLengths || (param.name == "x" && model.takesTokens())) {
       auto values = weights::toInt64(*array);
       if (!values)
         return emitError(loc) << "input '" << param.name << "': "
@@ -94,6 +230,10 @@ LogicalResult rnnc::runModel(const LoadedModel &loaded,
   llvm::StringMap<const Array *> byName;
   for (const Array &array : *inputs)
     byName[array.name] = &array;
+  // Every array must be one the model takes: a forgotten spec flag must
+  // not silently drop an input.
+  if (failed(checkInputs(model, *inputs, loc)))
+    return failure();
 
   CompileOptions compileOptions;
   compileOptions.emit =
@@ -103,7 +243,7 @@ LogicalResult rnnc::runModel(const LoadedModel &loaded,
   if (failed(compiled))
     return failure();
   Buffers buffers;
-  if (failed(fillBuffers(compiled->parameters, byName, loc, buffers)))
+  if (failed(fillBuffers(model, compiled->parameters, byName, loc, buffers)))
     return failure();
   std::unique_ptr<ModelLibrary> library =
       ModelLibrary::load(*compiled, compileOptions.emit, model.name, loc);
@@ -114,14 +254,29 @@ LogicalResult rnnc::runModel(const LoadedModel &loaded,
     InFlightDiagnostic diag = emitError(loc)
                               << model.name << "_run rejected its inputs "
                               << "(status " << status << ")";
-    for (auto [i, param] : llvm::enumerate(compiled->parameters))
-      if (param.isLengths)
+    bool explained = false;
+    for (auto [i, param] : llvm::enumerate(compiled->parameters)) {
+      if (explained)
+        break;
+      if (param.name == "seq_lengths") {
         for (auto [b, value] : llvm::enumerate(buffers.ints[i]))
           if (value < 0 || value > model.time) {
             diag << ": seq_lengths[" << b << "] = " << value
                  << " is outside [0, " << model.time << "]";
+            explained = true;
             break;
           }
+      } else if (param.name == "x" && model.takesTokens()) {
+        int64_t vocabulary = model.layers.front().numEmbeddings;
+        for (auto [j, value] : llvm::enumerate(buffers.ints[i]))
+          if (value < 0 || value >= vocabulary) {
+            diag << ": x holds token id " << value << " (flat index " << j
+                 << "), outside [0, " << vocabulary << ")";
+            explained = true;
+            break;
+          }
+      }
+    }
     return diag;
   }
 

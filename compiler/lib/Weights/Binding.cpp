@@ -8,6 +8,10 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/GlobPattern.h"
+
 #include <set>
 
 using namespace rnnc;
@@ -22,8 +26,97 @@ std::string rnnc::defaultParamsPath(const Layer &layer, Direction direction) {
                                                        : "/backward_rnn/cell");
 }
 
+/// `path` without a leading `params/` and trailing slashes.
+static std::string cleanPath(StringRef path) {
+  path.consume_front("params/");
+  while (path.consume_back("/"))
+    ;
+  return path.str();
+}
 
+/// True when `tree` has a key under `prefix` ("" holds every key).
+static bool hasKeysUnder(const ParamTree &tree, const std::string &prefix) {
+  if (prefix.empty())
+    return !tree.empty();
+  auto it = tree.lower_bound(prefix + "/");
+  return it != tree.end() && StringRef(it->first).starts_with(prefix + "/");
+}
 
+std::string rnnc::cellParamsPath(const Layer &layer, Direction direction,
+                                 const ParamTree &tree) {
+  const RNN &rnn = !layer.isBidirectional()         ? layer.rnn
+                   : direction == Direction::Forward ? layer.forward
+                                                     : layer.backward;
+  if (rnn.cell.params.empty())
+    return defaultParamsPath(layer, direction);
+  std::string path = cleanPath(rnn.cell.params);
+  if (layer.kind == Layer::Kind::RNN && !layer.params.empty()) {
+    std::string module = cleanPath(layer.params);
+    if (path == module + "/cell" && !hasKeysUnder(tree, path))
+      return module;
+  }
+  return path;
+}
+
+void rnnc::resolveParamsPaths(Model &model, const ParamTree &tree) {
+  for (Layer &layer : model.layers) {
+    if (layer.kind == Layer::Kind::RNN)
+      layer.rnn.cell.params = cellParamsPath(layer, Direction::Forward, tree);
+    if (layer.isBidirectional()) {
+      layer.forward.cell.params =
+          cellParamsPath(layer, Direction::Forward, tree);
+      layer.backward.cell.params =
+          cellParamsPath(layer, Direction::Backward, tree);
+    }
+  }
+}
+
+bool rnnc::isIgnoredParam(StringRef key, llvm::ArrayRef<std::string> globs) {
+  for (const std::string &glob : globs) {
+    llvm::Expected<llvm::GlobPattern> pattern = llvm::GlobPattern::create(glob);
+    if (!pattern) {
+      llvm::consumeError(pattern.takeError());
+      continue;
+    }
+    // The key itself or any parent path: `step` and `opt_state` match
+    // `opt_state/mu/...`.
+    for (size_t end = 0; end != StringRef::npos;) {
+      end = key.find('/', end + 1);
+      if (pattern->match(key.substr(0, end)))
+        return true;
+    }
+  }
+  return false;
+}
+
+std::vector<ParamSpec> rnnc::expectedLayerParams(const Layer &layer,
+                                                 StringRef prefix,
+                                                 int64_t in) {
+  std::vector<ParamSpec> params;
+  auto add = [&](StringRef name, std::vector<int64_t> shape) {
+    params.push_back({prefix.empty() ? name.str() : (prefix + "/" + name).str(),
+                      std::move(shape)});
+  };
+  switch (layer.kind) {
+  case Layer::Kind::Dense:
+    add("kernel", {in, layer.features});
+    if (layer.useBias)
+      add("bias", {layer.features});
+    break;
+  case Layer::Kind::Embed:
+    add("embedding", {layer.numEmbeddings, layer.features});
+    break;
+  case Layer::Kind::LayerNorm:
+    if (layer.useScale)
+      add("scale", {in});
+    if (layer.useBias)
+      add("bias", {in});
+    break;
+  default:
+    break;
+  }
+  return params;
+}
 
 namespace {
 /// How to build one cell's CellParams: the params it expects (relative to
@@ -152,13 +245,22 @@ static Tensor concatLast(llvm::ArrayRef<const Tensor *> parts) {
 }
 
 namespace {
+/// Something that reads params from the file: a cell or a non-recurrent
+/// layer.
+struct Owner {
+  std::string prefix; ///< its params path
+  mlir::Location loc;
+  std::string layerName;
+};
+
 /// One bindParams() run: collects diagnostics and which keys were used.
 class Binder {
 public:
   Binder(const Model &model, const ParamTree &tree, StringRef weightsPath,
-         const llvm::SourceMgr &sourceMgr, mlir::MLIRContext &ctx)
+         const llvm::SourceMgr &sourceMgr, mlir::MLIRContext &ctx,
+         const BindOptions &options)
       : model(model), tree(tree), weightsPath(weightsPath),
-        sourceMgr(sourceMgr), ctx(ctx),
+        sourceMgr(sourceMgr), ctx(ctx), options(options),
         modelLoc(locOf(model.loc,
                        mlir::FileLineColLoc::get(&ctx, weightsPath, 0, 0))) {}
 
@@ -172,6 +274,18 @@ private:
   }
   std::optional<CellParams> bindCell(const Layer &layer, const RNN &rnn,
                                      Direction direction, int64_t in);
+  std::optional<LayerParams> bindLayer(const Layer &layer, int64_t in);
+  /// Looks up every param of `specs`, reporting missing, misshapen and
+  /// non-float ones; fills `found` (keyed by the full key) and returns
+  /// whether all were there and well-formed. `what` names the owner in the
+  /// "no params" message ("layer 'enc'", "the backward cell of layer 'b'").
+  bool lookUp(const std::vector<ParamSpec> &specs, const std::string &prefix,
+              mlir::Location loc,
+              const std::string &what, const std::string &paramsHint,
+              std::map<std::string, const Tensor *> &found);
+  void reportNoParams(const std::vector<ParamSpec> &specs,
+                      const std::string &prefix, mlir::Location loc,
+                      const std::string &what, const std::string &paramsHint);
   void reportUnexpected();
 
   const Model &model;
@@ -179,12 +293,12 @@ private:
   StringRef weightsPath;
   const llvm::SourceMgr &sourceMgr;
   mlir::MLIRContext &ctx;
+  const BindOptions &options;
   mlir::Location modelLoc;
   bool failed = false;
   std::set<std::string> used;
   std::vector<std::string> missing;
-  /// Each cell's params path and where to report keys under it.
-  std::vector<std::pair<std::string, mlir::Location>> owners;
+  std::vector<Owner> owners;
 };
 } // namespace
 
@@ -199,18 +313,161 @@ mlir::Location Binder::locOf(llvm::SMLoc loc, mlir::Location fallback) const {
       &ctx, sourceMgr.getMemoryBuffer(id)->getBufferIdentifier(), line, col);
 }
 
+/// The first path component of `key`.
+static StringRef topOf(StringRef key) { return key.split('/').first; }
+
+/// "a/, b/, step": the top-level subtrees and arrays of `keys`.
+static std::string describeTops(const std::vector<std::string> &keys) {
+  std::vector<std::string> tops;
+  for (const std::string &key : keys) {
+    std::string top = topOf(key).str();
+    if (top.size() < key.size())
+      top += "/";
+    if (tops.empty() || tops.back() != top)
+      tops.push_back(top);
+  }
+  std::string text;
+  size_t shown = std::min<size_t>(tops.size(), 8);
+  for (size_t i = 0; i < shown; ++i)
+    text += (i ? ", " : "") + tops[i];
+  if (tops.size() > shown)
+    text += ", and " + std::to_string(tops.size() - shown) + " more";
+  return text;
+}
+
+void Binder::reportNoParams(const std::vector<ParamSpec> &specs,
+                            const std::string &prefix, mlir::Location loc, const std::string &what,
+                            const std::string &paramsHint) {
+  size_t skip = prefix.empty() ? 0 : prefix.size() + 1;
+
+  // Every directory of the file whose arrays fit the owner exactly.
+  std::vector<std::string> fits;
+  std::set<std::string> dirs;
+  for (const auto &entry : tree) {
+    StringRef key = entry.first;
+    for (size_t end = key.find('/'); end != StringRef::npos;
+         end = key.find('/', end + 1))
+      dirs.insert(key.substr(0, end).str());
+  }
+  for (const std::string &dir : dirs) {
+    bool all = llvm::all_of(specs, [&](const ParamSpec &spec) {
+      auto it = tree.find(dir + "/" + spec.key.substr(skip));
+      return it != tree.end() && it->second.shape == spec.shape;
+    });
+    if (all)
+      fits.push_back(dir);
+  }
+  // Directories another layer already reads come last.
+  {
+    std::vector<std::string> fresh, taken;
+    for (const std::string &dir : fits)
+      (used.count(dir + "/" + specs.front().key.substr(skip)) ? taken : fresh)
+          .push_back(dir);
+    fits = std::move(fresh);
+    llvm::append_range(fits, taken);
+  }
+  std::vector<std::string> keys;
+  for (const auto &entry : tree)
+    keys.push_back(entry.first);
+  for (const auto &entry : options.nonFloatKeys)
+    keys.push_back(entry.first);
+  llvm::sort(keys);
+
+  mlir::InFlightDiagnostic diag = error(loc);
+  diag << "no params of " << what << " in '" << weightsPath
+       << "' (expected '" << specs.front().key << "'";
+  if (specs.size() > 1)
+    diag << " and " << specs.size() - 1 << " more";
+  diag << ")";
+  if (keys.empty())
+    diag << "; the file holds no arrays";
+  else
+    diag << "; the file holds " << describeTops(keys);
+  if (fits.empty())
+    return;
+  // A fitting directory: the owner's params are there. For an RNN layer a
+  // directory ending in /cell is the nn.RNN module's.
+  std::string value = fits.front();
+  if (StringRef(paramsHint).starts_with("RNN ") &&
+      StringRef(value).ends_with("/cell"))
+    value = StringRef(value).drop_back(5).str();
+  std::string where = StringRef(paramsHint).starts_with("RNN ")
+                          ? StringRef(paramsHint).drop_front(4).str()
+                          : paramsHint;
+  std::string text = "its params fit '" + fits.front() + "/...'; set 'params: " +
+                     value + "' " + where;
+  if (fits.size() > 1) {
+    text += " (also fit:";
+    for (size_t i = 1; i < fits.size() && i < 4; ++i)
+      text += " '" + fits[i] + "'";
+    text += fits.size() > 4 ? " ...)" : ")";
+  }
+  diag.attachNote(loc) << text;
+  // Those arrays are explained by the note; do not report them again.
+  for (const ParamSpec &spec : specs)
+    used.insert(fits.front() + "/" + spec.key.substr(skip));
+}
+
+bool Binder::lookUp(const std::vector<ParamSpec> &specs,
+                    const std::string &prefix, mlir::Location loc,
+                    const std::string &what, const std::string &paramsHint,
+                    std::map<std::string, const Tensor *> &found) {
+  if (specs.empty())
+    return true;
+  bool none = llvm::none_of(specs, [&](const ParamSpec &spec) {
+    return tree.count(spec.key) || options.nonFloatKeys.count(spec.key);
+  });
+  if (none) {
+    reportNoParams(specs, prefix, loc, what, paramsHint);
+    return false;
+  }
+  bool ok = true;
+  for (const ParamSpec &param : specs) {
+    const std::string &key = param.key;
+    if (auto nonFloat = options.nonFloatKeys.find(key);
+        nonFloat != options.nonFloatKeys.end()) {
+      used.insert(key);
+      error(loc) << "param '" << key << "' in '" << weightsPath
+                 << "' has dtype " << nonFloat->second
+                 << ", expected a floating-point dtype";
+      ok = false;
+      continue;
+    }
+    auto it = tree.find(key);
+    if (it == tree.end()) {
+      error(loc) << "missing param '" << key << "' with shape "
+                 << spec::formatShape(param.shape) << " in '" << weightsPath
+                 << "'";
+      missing.push_back(key);
+      ok = false;
+      continue;
+    }
+    used.insert(key);
+    const Tensor &tensor = it->second;
+    if (tensor.shape != param.shape) {
+      error(loc) << "param '" << key << "' in '" << weightsPath
+                 << "' has shape " << spec::formatShape(tensor.shape)
+                 << ", expected " << spec::formatShape(param.shape);
+      ok = false;
+    } else if (int64_t(tensor.data.size()) != tensor.numElements()) {
+      error(loc) << "param '" << key << "' in '" << weightsPath << "' has "
+                 << tensor.data.size() << " values, expected "
+                 << tensor.numElements() << " for shape "
+                 << spec::formatShape(tensor.shape);
+      ok = false;
+    }
+    found[key] = &tensor;
+  }
+  return ok;
+}
+
 std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
                                            Direction direction, int64_t in) {
   const Cell &cell = rnn.cell;
   mlir::Location loc =
       locOf(cell.loc, locOf(rnn.loc, locOf(layer.loc, modelLoc)));
-  StringRef path = cell.params;
-  path.consume_front("params/");
-  while (path.consume_back("/"))
-    ;
-  std::string prefix =
-      cell.params.empty() ? defaultParamsPath(layer, direction) : path.str();
-  owners.emplace_back(prefix, loc);
+  std::string prefix = cellParamsPath(layer, direction, tree);
+  owners.push_back({prefix, loc, layer.name});
 
   std::optional<Recipe> recipe;
   if (cell.features <= 0)
@@ -238,41 +495,28 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
     return std::nullopt;
   }
 
-  bool ok = true;
-  std::map<std::string, const Tensor *> found;
-  for (const ParamSpec &param : recipe->params) {
-    std::string key = joinKey(prefix, param.key);
-    auto it = tree.find(key);
-    if (it == tree.end()) {
-      error(loc) << "missing param '" << key << "' with shape "
-                 << spec::formatShape(param.shape) << " in '" << weightsPath << "'";
-      missing.push_back(key);
-      ok = false;
-      continue;
-    }
-    used.insert(key);
-    const Tensor &tensor = it->second;
-    if (tensor.shape != param.shape) {
-      error(loc) << "param '" << key << "' in '" << weightsPath
-                 << "' has shape " << spec::formatShape(tensor.shape) << ", expected "
-                 << spec::formatShape(param.shape);
-      ok = false;
-    } else if (int64_t(tensor.data.size()) != tensor.numElements()) {
-      error(loc) << "param '" << key << "' in '" << weightsPath << "' has "
-                 << tensor.data.size() << " values, expected "
-                 << tensor.numElements() << " for shape "
-                 << spec::formatShape(tensor.shape);
-      ok = false;
-    }
-    found[param.key] = &tensor;
+  std::vector<ParamSpec> specs = recipe->params;
+  for (ParamSpec &param : specs)
+    param.key = joinKey(prefix, param.key);
+  std::string what = "layer '" + layer.name + "'";
+  std::string hint = "RNN on layer '" + layer.name + "'";
+  if (layer.isBidirectional()) {
+    what = std::string(direction == Direction::Forward ? "the forward"
+                                                       : "the backward") +
+           " cell of layer '" + layer.name + "'";
+    hint = std::string("on the cell of '") +
+           (direction == Direction::Forward ? "forward_rnn" : "backward_rnn") +
+           "' of layer '" + layer.name + "'";
   }
-  if (!ok)
+  std::map<std::string, const Tensor *> found;
+  if (!lookUp(specs, prefix, loc, what, hint, found))
     return std::nullopt;
 
   auto fuse = [&](const std::vector<std::string> &parts) {
     std::vector<const Tensor *> tensors;
     for (const std::string &part : parts)
-      tensors.push_back(part.empty() ? nullptr : found.at(part));
+      tensors.push_back(part.empty() ? nullptr
+                                     : found.at(joinKey(prefix, part)));
     return concatLast(tensors);
   };
   CellParams params;
@@ -285,23 +529,197 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
   return params;
 }
 
-void Binder::reportUnexpected() {
-  for (const auto &entry : tree) {
-    const std::string &key = entry.first;
-    if (used.count(key))
+std::optional<LayerParams> Binder::bindLayer(const Layer &layer, int64_t in) {
+  LayerParams result;
+  if (!layer.hasParams())
+    return result;
+  mlir::Location loc = locOf(layer.loc, modelLoc);
+  std::string prefix = cleanPath(layer.params.empty() ? layer.name
+                                                      : layer.params);
+  owners.push_back({prefix, loc, layer.name});
+  if ((layer.kind == Layer::Kind::Dense || layer.kind == Layer::Kind::Embed) &&
+      layer.features <= 0) {
+    error(loc) << stringify(layer.kind) << " layer '" << layer.name
+               << "' has features " << layer.features
+               << ", expected a positive number";
+    return std::nullopt;
+  }
+  if ((layer.kind == Layer::Kind::Embed && layer.numEmbeddings <= 0) ||
+      (layer.kind != Layer::Kind::Embed && in <= 0)) {
+    error(loc) << "layer '" << layer.name << "' reads "
+               << (layer.kind == Layer::Kind::Embed ? layer.numEmbeddings : in)
+               << (layer.kind == Layer::Kind::Embed ? " embeddings"
+                                                    : " input features")
+               << ", expected a positive number";
+    return std::nullopt;
+  }
+  std::vector<ParamSpec> specs = expectedLayerParams(layer, prefix, in);
+  std::map<std::string, const Tensor *> found;
+  if (!lookUp(specs, prefix, loc, "layer '" + layer.name + "'",
+              "on layer '" + layer.name + "'", found))
+    return std::nullopt;
+  auto get = [&](StringRef name) -> std::optional<Tensor> {
+    auto it = found.find(joinKey(prefix, name));
+    if (it == found.end())
+      return std::nullopt;
+    return *it->second;
+  };
+  switch (layer.kind) {
+  case Layer::Kind::Dense:
+    result.kernel = get("kernel");
+    if (layer.useBias)
+      result.bias = get("bias");
+    break;
+  case Layer::Kind::Embed:
+    result.embedding = get("embedding");
+    break;
+  case Layer::Kind::LayerNorm:
+    if (layer.useScale)
+      result.scale = get("scale");
+    if (layer.useBias)
+      result.bias = get("bias");
+    break;
+  default:
+    break;
+  }
+  return result;
+}
+
+/// Number of leading path components `a` and `b` share.
+static size_t commonComponents(StringRef a, StringRef b) {
+  size_t n = 0;
+  while (!a.empty() && !b.empty()) {
+    auto [headA, restA] = a.split('/');
+    auto [headB, restB] = b.split('/');
+    if (headA != headB)
+      break;
+    ++n;
+    a = restA;
+    b = restB;
+  }
+  return n;
+}
+
+/// "Dense_3/{bias, kernel}, step, opt/ (24 arrays)": `keys` (sorted) by
+/// parent directory; a top-level subtree of which nothing is used and whose
+/// arrays sit in several directories is counted instead.
+static std::string describeSubtrees(const std::vector<std::string> &keys,
+                                    const std::set<std::string> &usedTops) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < keys.size();) {
+    StringRef key = keys[i];
+    StringRef top = topOf(key);
+    size_t j = i;
+    bool oneDir = true;
+    StringRef dir = key.rsplit('/').first == key ? "" : key.rsplit('/').first;
+    while (j < keys.size() && topOf(keys[j]) == top) {
+      StringRef d = StringRef(keys[j]).rsplit('/').first == keys[j]
+                        ? ""
+                        : StringRef(keys[j]).rsplit('/').first;
+      oneDir &= d == dir;
+      ++j;
+    }
+    if (!oneDir && !usedTops.count(top.str())) {
+      parts.push_back(top.str() + "/ (" + std::to_string(j - i) + " arrays)");
+      i = j;
       continue;
-    // The cell with the longest path that contains the key owns it.
-    mlir::Location loc = modelLoc;
-    size_t best = 0;
-    for (const auto &[prefix, cellLoc] : owners) {
-      if ((prefix.empty() || StringRef(key).starts_with(prefix + "/")) &&
-          prefix.size() + 1 > best) {
-        best = prefix.size() + 1;
-        loc = cellLoc;
+    }
+    // By parent directory.
+    while (i < j) {
+      StringRef d = StringRef(keys[i]).rsplit('/').first == keys[i]
+                        ? ""
+                        : StringRef(keys[i]).rsplit('/').first;
+      size_t k = i;
+      std::vector<std::string> leaves;
+      while (k < j &&
+             (StringRef(keys[k]).rsplit('/').first == keys[k]
+                  ? StringRef("")
+                  : StringRef(keys[k]).rsplit('/').first) == d) {
+        leaves.push_back(StringRef(keys[k]).rsplit('/').second.empty()
+                             ? keys[k]
+                             : StringRef(keys[k]).rsplit('/').second.str());
+        ++k;
+      }
+      if (d.empty() || leaves.size() == 1)
+        for (size_t l = i; l < k; ++l)
+          parts.push_back(keys[l]);
+      else
+        parts.push_back(d.str() + "/{" + llvm::join(leaves, ", ") + "}");
+      i = k;
+    }
+  }
+  size_t shown = std::min<size_t>(parts.size(), 10);
+  std::string text;
+  for (size_t i = 0; i < shown; ++i)
+    text += (i ? ", " : "") + parts[i];
+  if (parts.size() > shown)
+    text += ", and " + std::to_string(parts.size() - shown) + " more";
+  return text;
+}
+
+void Binder::reportUnexpected() {
+  std::vector<std::string> unused;
+  for (const auto &entry : tree)
+    if (!used.count(entry.first))
+      unused.push_back(entry.first);
+  for (const auto &entry : options.nonFloatKeys)
+    if (!used.count(entry.first))
+      unused.push_back(entry.first);
+  llvm::sort(unused);
+  llvm::erase_if(unused, [&](const std::string &key) {
+    return isIgnoredParam(key, model.ignoreParams) ||
+           isIgnoredParam(key, options.ignoreParams);
+  });
+  if (unused.empty())
+    return;
+  std::set<std::string> usedTops;
+  for (const std::string &key : used)
+    usedTops.insert(topOf(key).str());
+
+  // The owner that most plausibly wanted each key: the one whose path holds
+  // it (the longest), else the longest shared prefix, else the closest
+  // top-level name; -1 if none fits.
+  auto ownerOf = [&](StringRef key) -> int {
+    int best = -1;
+    size_t bestScore = 0;
+    for (size_t i = 0; i < owners.size(); ++i) {
+      const std::string &prefix = owners[i].prefix;
+      if ((prefix.empty() || key.starts_with(prefix + "/")) &&
+          prefix.size() + 1 > bestScore) {
+        best = int(i);
+        bestScore = prefix.size() + 1;
       }
     }
-    mlir::InFlightDiagnostic diag = error(loc);
-    diag << "unexpected param '" << key << "' in '" << weightsPath << "'";
+    if (best >= 0)
+      return best;
+    for (size_t i = 0; i < owners.size(); ++i) {
+      size_t n = commonComponents(key, owners[i].prefix);
+      if (n > bestScore) {
+        best = int(i);
+        bestScore = n;
+      }
+    }
+    if (best >= 0)
+      return best;
+    unsigned bestDistance = 0;
+    StringRef top = topOf(key);
+    for (size_t i = 0; i < owners.size(); ++i) {
+      for (StringRef name : {topOf(owners[i].prefix),
+                             StringRef(owners[i].layerName)}) {
+        unsigned limit = std::max<unsigned>(2, name.size() / 3);
+        unsigned distance = top.edit_distance(name, true, limit);
+        if (distance <= limit && (best < 0 || distance <= bestDistance)) {
+          best = int(i);
+          bestDistance = distance;
+        }
+      }
+    }
+    return best;
+  };
+  // A key close to a missing one is a misspelling: its own error, at the
+  // cell that missed it.
+  std::vector<std::string> stray;
+  for (const std::string &key : unused) {
     const std::string *closest = nullptr;
     unsigned closestDistance = 0;
     for (const std::string &candidate : missing) {
@@ -312,9 +730,74 @@ void Binder::reportUnexpected() {
         closestDistance = distance;
       }
     }
-    if (closest)
-      diag.attachNote(loc) << "did you mean '" << *closest << "'?";
+    if (!closest) {
+      stray.push_back(key);
+      continue;
+    }
+    int owner = ownerOf(key);
+    mlir::Location loc = owner < 0 ? modelLoc : owners[owner].loc;
+    mlir::InFlightDiagnostic diag = error(loc);
+    diag << "unexpected param '" << key << "' in '" << weightsPath << "'";
+    diag.attachNote(loc) << "did you mean '" << *closest << "'?";
   }
+  if (stray.empty())
+    return;
+
+  // The others: one error, at the layer most of them are closest to.
+  std::map<int, size_t> votes;
+  for (const std::string &key : stray)
+    ++votes[ownerOf(key)];
+  int owner = -1;
+  size_t most = 0;
+  for (const auto &[candidate, count] : votes)
+    if (candidate >= 0 && count > most) {
+      owner = candidate;
+      most = count;
+    }
+  mlir::Location loc = owner < 0 ? modelLoc : owners[owner].loc;
+  mlir::InFlightDiagnostic diag = error(loc);
+  if (stray.size() == 1)
+    diag << "unexpected param '" << stray.front() << "' in '" << weightsPath
+         << "'";
+  else
+    diag << stray.size() << " unexpected params in '" << weightsPath << "'";
+  // Globs that skip them: a whole top-level subtree no layer reads, else
+  // the keys themselves.
+  std::vector<std::string> globs;
+  for (const std::string &key : stray) {
+    StringRef top = topOf(key);
+    std::string glob =
+        usedTops.count(top.str()) || top == key ? key : (top + "/*").str();
+    if (globs.empty() || globs.back() != glob)
+      globs.push_back(glob);
+  }
+  std::string globList;
+  for (size_t i = 0; i < globs.size() && i < 4; ++i)
+    globList += (i ? ", " : "") + globs[i];
+  if (globs.size() > 4)
+    globList += ", ...";
+  // All under the owner's own path: the layer's attributes (use_bias,
+  // reset_gate, ...) may be what is wrong.
+  bool inside =
+      owner >= 0 && llvm::all_of(stray, [&](const std::string &key) {
+        const std::string &prefix = owners[owner].prefix;
+        return prefix.empty() || StringRef(key).starts_with(prefix + "/");
+      });
+  std::string what = describeSubtrees(stray, usedTops);
+  if (inside)
+    diag.attachNote(loc) << "layer '" << owners[owner].layerName
+                         << "' does not read " << what
+                         << " with the attributes the spec gives it; if the "
+                            "file holds more than the model, skip them with "
+                            "'ignore_params: ["
+                         << globList << "]' in the spec or --ignore-params='"
+                         << globs.front() << "'";
+  else
+    diag.attachNote(loc) << "no layer reads " << what
+                         << "; if the file holds more than the model, skip "
+                            "them with 'ignore_params: ["
+                         << globList << "]' in the spec or --ignore-params='"
+                         << globs.front() << "'";
 }
 
 std::optional<std::vector<LayerParams>> Binder::run() {
@@ -323,10 +806,18 @@ std::optional<std::vector<LayerParams>> Binder::run() {
     const Layer &layer = model.layers[i];
     spec::Shape inShape = spec::layerInputFeatures(model, i);
     int64_t in = inShape.empty() ? 0 : inShape.back();
+    if (!layer.isRecurrent()) {
+      if (std::optional<LayerParams> params = bindLayer(layer, in))
+        result.push_back(std::move(*params));
+      continue;
+    }
     if (!layer.isBidirectional()) {
       if (std::optional<CellParams> cell =
-              bindCell(layer, layer.rnn, Direction::Forward, in))
-        result.push_back(LayerParams{std::move(*cell), std::nullopt});
+              bindCell(layer, layer.rnn, Direction::Forward, in)) {
+        LayerParams params;
+        params.forward = std::move(*cell);
+        result.push_back(std::move(params));
+      }
       continue;
     }
     int64_t forward = layer.forward.cell.features,
@@ -340,8 +831,12 @@ std::optional<std::vector<LayerParams>> Binder::run() {
         bindCell(layer, layer.forward, Direction::Forward, in);
     std::optional<CellParams> bwd =
         bindCell(layer, layer.backward, Direction::Backward, in);
-    if (fwd && bwd)
-      result.push_back(LayerParams{std::move(*fwd), std::move(*bwd)});
+    if (fwd && bwd) {
+      LayerParams params;
+      params.forward = std::move(*fwd);
+      params.backward = std::move(*bwd);
+      result.push_back(std::move(params));
+    }
   }
   reportUnexpected();
   if (failed)
@@ -352,6 +847,6 @@ std::optional<std::vector<LayerParams>> Binder::run() {
 std::optional<std::vector<LayerParams>>
 rnnc::bindParams(const Model &model, const ParamTree &tree,
                  StringRef weightsPath, const llvm::SourceMgr &sourceMgr,
-                 mlir::MLIRContext &ctx) {
-  return Binder(model, tree, weightsPath, sourceMgr, ctx).run();
+                 mlir::MLIRContext &ctx, const BindOptions &options) {
+  return Binder(model, tree, weightsPath, sourceMgr, ctx, options).run();
 }

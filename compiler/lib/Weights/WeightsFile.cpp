@@ -36,7 +36,8 @@ static llvm::Expected<std::vector<Array>> parseArrays(StringRef data,
 
 llvm::Expected<ParamTree>
 rnnc::parseWeights(StringRef data, StringRef fileName,
-                   std::vector<std::string> &warnings) {
+                   std::vector<std::string> &warnings,
+                   std::map<std::string, std::string> *nonFloat) {
   llvm::Expected<std::vector<Array>> arrays = parseArrays(data, fileName);
   if (!arrays)
     return arrays.takeError();
@@ -51,6 +52,10 @@ rnnc::parseWeights(StringRef data, StringRef fileName,
     if (!inserted)
       return fail(fileName, "arrays '" + it->second + "' and '" + array.name +
                                 "' both give param '" + key + "'");
+    if (!isFloatingPoint(array.dtype) && nonFloat) {
+      (*nonFloat)[key.str()] = dtypeName(array.dtype);
+      continue;
+    }
     if (!isFloatingPoint(array.dtype))
       return fail(fileName, "param '" + key + "' has dtype " +
                                 dtypeName(array.dtype) +
@@ -67,24 +72,74 @@ rnnc::parseWeights(StringRef data, StringRef fileName,
   return tree;
 }
 
-llvm::Expected<ParamTree>
-rnnc::readWeights(StringRef path, std::vector<std::string> &warnings) {
+/// The contents of the file at `path`.
+static llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readFile(StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
     return llvm::createStringError("cannot open '" + path +
                                    "': " + buffer.getError().message());
-  return parseWeights((*buffer)->getBuffer(), path, warnings);
+  return std::move(*buffer);
 }
 
-void rnnc::printParamTree(llvm::raw_ostream &os, const ParamTree &tree) {
+llvm::Expected<std::vector<WeightsEntry>>
+rnnc::listWeights(StringRef path) {
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer = readFile(path);
+  if (!buffer)
+    return buffer.takeError();
+  llvm::Expected<std::vector<Array>> arrays =
+      parseArrays((*buffer)->getBuffer(), path);
+  if (!arrays)
+    return arrays.takeError();
+  std::vector<WeightsEntry> entries;
+  std::map<std::string, std::string> original;
+  for (const Array &array : *arrays) {
+    StringRef key = array.name;
+    key.consume_front("params/");
+    if (key.empty())
+      return fail(path, "array '" + array.name + "' has an empty key");
+    auto [it, inserted] = original.try_emplace(key.str(), array.name);
+    if (!inserted)
+      return fail(path, "arrays '" + it->second + "' and '" + array.name +
+                            "' both give param '" + key + "'");
+    entries.push_back({key.str(), dtypeName(array.dtype), array.shape,
+                       int64_t(array.bytes.size())});
+  }
+  llvm::sort(entries, [](const WeightsEntry &a, const WeightsEntry &b) {
+    return a.key < b.key;
+  });
+  return entries;
+}
+
+llvm::Expected<ParamTree>
+rnnc::readWeights(StringRef path, std::vector<std::string> &warnings,
+                  std::map<std::string, std::string> *nonFloat) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError("cannot open '" + path +
+                                   "': " + buffer.getError().message());
+  return parseWeights((*buffer)->getBuffer(), path, warnings, nonFloat);
+}
+
+void rnnc::printWeightsListing(llvm::raw_ostream &os,
+                               const std::vector<WeightsEntry> &entries,
+                               bool flat) {
   // Keys sharing a prefix are adjacent in sorted order, so each key prints
   // only the directories it does not share with the previous one.
   llvm::SmallVector<StringRef> previous;
-  int64_t parameters = 0;
-  for (const auto &[key, tensor] : tree) {
+  int64_t parameters = 0, bytes = 0;
+  for (const WeightsEntry &entry : entries) {
+    parameters += spec::numElements(entry.shape);
+    bytes += entry.bytes;
+    if (flat) {
+      os << entry.key << "  " << entry.dtype << "  "
+         << spec::formatShape(entry.shape) << "\n";
+      continue;
+    }
     llvm::SmallVector<StringRef> parts;
-    StringRef(key).split(parts, '/');
+    StringRef(entry.key).split(parts, '/');
     size_t common = 0;
     while (common + 1 < parts.size() && common + 1 < previous.size() &&
            parts[common] == previous[common])
@@ -92,12 +147,20 @@ void rnnc::printParamTree(llvm::raw_ostream &os, const ParamTree &tree) {
     for (size_t i = common; i + 1 < parts.size(); ++i)
       os.indent(2 * i) << parts[i] << "/\n";
     os.indent(2 * (parts.size() - 1))
-        << parts.back() << "  float32" << spec::formatShape(tensor.shape) << "\n";
-    parameters += tensor.numElements();
+        << parts.back() << "  " << entry.dtype
+        << spec::formatShape(entry.shape) << "\n";
     previous = parts;
   }
-  size_t arrays = tree.size();
+  size_t arrays = entries.size();
   os << arrays << (arrays == 1 ? " array, " : " arrays, ") << parameters
-     << (parameters == 1 ? " parameter, " : " parameters, ")
-     << parameters * int64_t(sizeof(float)) << " bytes\n";
+     << (parameters == 1 ? " parameter, " : " parameters, ") << bytes
+     << " bytes\n";
+}
+
+void rnnc::printParamTree(llvm::raw_ostream &os, const ParamTree &tree) {
+  std::vector<WeightsEntry> entries;
+  for (const auto &[key, tensor] : tree)
+    entries.push_back({key, "float32", tensor.shape,
+                       tensor.numElements() * int64_t(sizeof(float))});
+  printWeightsListing(os, entries, /*flat=*/false);
 }

@@ -1,7 +1,7 @@
 //===- rnnc.cpp - The rnnc driver -----------------------------------------===//
 //
 // rnnc check   SPEC [--weights W]          validate, print a model summary
-// rnnc inspect WEIGHTS                     print a weights file's param tree
+// rnnc inspect WEIGHTS [--flat]            print a weights file's param tree
 // rnnc compile SPEC --weights W [-o DIR] [--emit=obj|c|llvm|asm|mlir]
 //              [--target=TRIPLE] [--cpu=NAME]
 // rnnc run     SPEC --weights W --inputs IN.npz --output OUT.npz
@@ -121,6 +121,18 @@ static cl::opt<unsigned>
                 cl::desc("Time this many runs and print the median"),
                 cl::init(0), cl::sub(runCommand), cl::cat(rnncCategory));
 
+static cl::list<std::string> ignoreParams(
+    "ignore-params",
+    cl::desc("Weights-file keys that may be in the file without being used "
+             "(a glob over the key or a parent path; repeatable)"),
+    cl::value_desc("glob"), cl::sub(checkCommand), cl::sub(compileCommand),
+    cl::sub(runCommand), cl::cat(rnncCategory));
+
+static cl::opt<bool>
+    inspectFlat("flat",
+                cl::desc("One full path per line: path, dtype, shape"),
+                cl::sub(inspectCommand), cl::cat(rnncCategory));
+
 static cl::opt<bool> verifyDiagnostics(
     "verify-diagnostics",
     cl::desc("Check the diagnostics against 'expected-error {{...}}' comments "
@@ -132,6 +144,10 @@ static cl::opt<bool> splitInputFile(
     cl::desc("Split the spec at '# -----' lines and process each piece on "
              "its own (for tests)"),
     cl::sub(checkCommand), cl::sub(compileCommand), cl::cat(rnncCategory));
+
+static std::vector<std::string> ignoreGlobs() {
+  return std::vector<std::string>(ignoreParams.begin(), ignoreParams.end());
+}
 
 static void error(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "rnnc") << message << "\n";
@@ -147,7 +163,7 @@ static mlir::LogicalResult checkAction(llvm::SourceMgr &sourceMgr,
                                        llvm::raw_ostream &os) {
   if (!weightsFile.empty()) {
     std::optional<LoadedModel> loaded =
-        loadModel(sourceMgr, 1, weightsFile, ctx);
+        loadModel(sourceMgr, 1, weightsFile, ctx, ignoreGlobs());
     if (!loaded)
       return mlir::failure();
     spec::printModelSummary(os, loaded->model);
@@ -175,7 +191,7 @@ static mlir::LogicalResult writeFile(llvm::StringRef path,
 static mlir::LogicalResult compileAction(llvm::SourceMgr &sourceMgr,
                                          mlir::MLIRContext &ctx,
                                          llvm::raw_ostream &os) {
-  std::optional<LoadedModel> loaded = loadModel(sourceMgr, 1, weightsFile, ctx);
+  std::optional<LoadedModel> loaded = loadModel(sourceMgr, 1, weightsFile, ctx, ignoreGlobs());
   if (!loaded)
     return mlir::failure();
   CompileOptions options;
@@ -216,7 +232,7 @@ static mlir::LogicalResult compileAction(llvm::SourceMgr &sourceMgr,
 static mlir::LogicalResult runAction(llvm::SourceMgr &sourceMgr,
                                      mlir::MLIRContext &ctx,
                                      llvm::raw_ostream &) {
-  std::optional<LoadedModel> loaded = loadModel(sourceMgr, 1, weightsFile, ctx);
+  std::optional<LoadedModel> loaded = loadModel(sourceMgr, 1, weightsFile, ctx, ignoreGlobs());
   if (!loaded)
     return mlir::failure();
   RunOptions options;
@@ -286,15 +302,12 @@ static int runOnSpec(SpecAction action) {
 }
 
 static int runInspect() {
-  std::vector<std::string> warnings;
-  llvm::Expected<ParamTree> tree = readWeights(inspectFile, warnings);
-  for (const std::string &warning : warnings)
-    llvm::WithColor::warning(llvm::errs(), "rnnc") << warning << "\n";
-  if (!tree) {
-    error(llvm::toString(tree.takeError()));
+  llvm::Expected<std::vector<WeightsEntry>> entries = listWeights(inspectFile);
+  if (!entries) {
+    error(llvm::toString(entries.takeError()));
     return 1;
   }
-  printParamTree(llvm::outs(), *tree);
+  printWeightsListing(llvm::outs(), *entries, inspectFlat);
   return 0;
 }
 
@@ -316,7 +329,7 @@ int main(int argc, char **argv) {
       argc, argv,
       "rnnc: ahead-of-time compiler for Flax RNN models\n\n"
       "  rnnc check SPEC [--weights W]        validate, print a summary\n"
-      "  rnnc inspect WEIGHTS                 print a weights file's params\n"
+      "  rnnc inspect WEIGHTS [--flat]        print a weights file's params\n"
       "  rnnc compile SPEC --weights W -o DIR [--emit=obj|c|llvm|asm|mlir]\n"
       "  rnnc run SPEC --weights W --inputs IN.npz --output OUT.npz\n");
   if (checkCommand)

@@ -91,7 +91,7 @@ protected:
   std::optional<std::vector<LayerParams>> bind(const spec::Model &model) {
     messages.clear();
     locations.clear();
-    return bindParams(model, tree, "w.npz", sourceMgr, ctx);
+    return bindParams(model, tree, "w.npz", sourceMgr, ctx, options);
   }
 
   /// Checks that gate block `gate` (of `gates`) of `fused` holds param
@@ -127,6 +127,7 @@ protected:
   mlir::ScopedDiagnosticHandler handler;
   std::vector<std::string> messages, locations;
   ParamTree tree;
+  BindOptions options;
 };
 
 TEST_F(BindingTest, DefaultParamsPaths) {
@@ -293,8 +294,13 @@ TEST_F(BindingTest, MGUWithAndWithoutResetGate) {
   // Without the reset gate hn has no bias: the tree's hn/bias is unexpected.
   mgu.resetGate = false;
   EXPECT_FALSE(bind(makeModel({3}, {rnnLayer("m", mgu)})));
-  EXPECT_EQ(messages, std::vector<std::string>{
-                          "unexpected param 'm/cell/hn/bias' in 'w.npz'"});
+  EXPECT_EQ(messages,
+            (std::vector<std::string>{
+                "unexpected param 'm/cell/hn/bias' in 'w.npz'",
+                "note: layer 'm' does not read m/cell/hn/bias with the "
+                "attributes the spec gives it; if the file holds more than "
+                "the model, skip them with 'ignore_params: [m/cell/hn/bias]' "
+                "in the spec or --ignore-params='m/cell/hn/bias'"}));
   tree.erase("m/cell/hn/bias");
   params = bind(makeModel({3}, {rnnLayer("m", mgu)}));
   ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
@@ -449,7 +455,10 @@ TEST_F(BindingTest, ReportsAllProblemsInOneRun) {
           "missing param 'enc/cell/h/kernel' with shape [2, 2] in 'w.npz'",
           "unexpected param 'enc/cell/hh/kernel' in 'w.npz'",
           "note: did you mean 'enc/cell/h/kernel'?",
-          "unexpected param 'stray/w' in 'w.npz'"}));
+          "unexpected param 'stray/w' in 'w.npz'",
+          "note: no layer reads stray/w; if the file holds more than the "
+          "model, skip them with 'ignore_params: [stray/*]' in the spec or "
+          "--ignore-params='stray/*'"}));
   // No SMLocs in a hand-built model: everything points at the weights file.
   EXPECT_EQ(locations[0], "w.npz:0:0");
 }
@@ -464,14 +473,237 @@ TEST_F(BindingTest, DiagnosticsPointIntoTheSpec) {
   model.loc = llvm::SMLoc::getFromPointer(start);
   model.layers[0].rnn.cell.loc =
       llvm::SMLoc::getFromPointer(std::strstr(start, "simple"));
+  add("enc/cell/i/kernel", {3, 2}, 1);
   add("extra", {1}, 1);
   EXPECT_FALSE(bind(model));
   ASSERT_EQ(messages.size(), 4u);
   EXPECT_EQ(messages[0],
-            "missing param 'enc/cell/i/kernel' with shape [3, 2] in 'w.npz'");
+            "missing param 'enc/cell/i/bias' with shape [2] in 'w.npz'");
   EXPECT_EQ(locations[0], "spec.yaml:4:11");
-  EXPECT_EQ(messages[3], "unexpected param 'extra' in 'w.npz'");
-  EXPECT_EQ(locations[3], "spec.yaml:1:1");
+  // Nothing in the spec fits 'extra': the model's location.
+  EXPECT_EQ(messages[2], "unexpected param 'extra' in 'w.npz'");
+  EXPECT_EQ(locations[2], "spec.yaml:1:1");
+}
+
+/// A spec buffer for location tests: every line of `text` is one layer.
+static std::vector<llvm::SMLoc> addLines(llvm::SourceMgr &sourceMgr,
+                                         const char *text) {
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(text, "spec.yaml"), llvm::SMLoc());
+  std::vector<llvm::SMLoc> lines;
+  for (const char *p = sourceMgr.getMemoryBuffer(1)->getBufferStart(); *p;) {
+    lines.push_back(llvm::SMLoc::getFromPointer(p));
+    p = std::strchr(p, '\n');
+    if (!p)
+      break;
+    ++p;
+  }
+  return lines;
+}
+
+static spec::Layer denseLayer(std::string name, int64_t features,
+                              std::string params = "", bool useBias = true) {
+  spec::Layer layer;
+  layer.kind = spec::Layer::Kind::Dense;
+  layer.name = std::move(name);
+  layer.features = features;
+  layer.useBias = useBias;
+  layer.params = std::move(params);
+  return layer;
+}
+
+TEST_F(BindingTest, DenseEmbedAndLayerNorm) {
+  spec::Layer embed;
+  embed.kind = spec::Layer::Kind::Embed;
+  embed.name = "emb";
+  embed.numEmbeddings = 7;
+  embed.features = 3;
+  spec::Layer norm;
+  norm.kind = spec::Layer::Kind::LayerNorm;
+  norm.name = "ln";
+  norm.params = "params/LayerNorm_0";
+  spec::Layer noScale = norm;
+  noScale.name = "ln2";
+  noScale.params = "";
+  noScale.useScale = false;
+  spec::Layer pool;
+  pool.kind = spec::Layer::Kind::Pool;
+  spec::Model model =
+      makeModel({}, {embed, denseLayer("d", 4, "Dense_0"), norm, noScale,
+                     pool, denseLayer("out", 2, "", /*useBias=*/false)});
+  add("emb/embedding", {7, 3}, 1);
+  add("Dense_0/kernel", {3, 4}, 2);
+  add("Dense_0/bias", {4}, 3);
+  add("LayerNorm_0/scale", {4}, 4);
+  add("LayerNorm_0/bias", {4}, 5);
+  add("ln2/bias", {4}, 6);
+  add("out/kernel", {4, 2}, 7);
+  auto params = bind(model);
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  ASSERT_EQ(params->size(), 6u);
+  const LayerParams &e = (*params)[0];
+  ASSERT_TRUE(e.embedding);
+  EXPECT_EQ(e.embedding->shape, (std::vector<int64_t>{7, 3}));
+  EXPECT_EQ(e.embedding->data[5], 1005.0f);
+  EXPECT_FALSE(e.kernel || e.bias || e.scale);
+  const LayerParams &d = (*params)[1];
+  ASSERT_TRUE(d.kernel && d.bias);
+  EXPECT_EQ(d.kernel->shape, (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(d.kernel->data[11], 2011.0f);
+  EXPECT_EQ(d.bias->data[3], 3003.0f);
+  const LayerParams &ln = (*params)[2];
+  ASSERT_TRUE(ln.scale && ln.bias);
+  EXPECT_EQ(ln.scale->data[0], 4000.0f);
+  EXPECT_EQ(ln.bias->data[0], 5000.0f);
+  EXPECT_FALSE((*params)[3].scale);
+  ASSERT_TRUE((*params)[3].bias);
+  EXPECT_EQ((*params)[3].bias->data[1], 6001.0f);
+  EXPECT_FALSE((*params)[4].kernel || (*params)[4].bias); // Pool: no params
+  ASSERT_TRUE((*params)[5].kernel);
+  EXPECT_FALSE((*params)[5].bias);
+
+  // nnx.Linear, nnx.Embed and nnx.LayerNorm use the same names.
+  model.paramsLayout = ParamsLayout::NNX;
+  EXPECT_TRUE(bind(model)) << (messages.empty() ? "" : messages[0]);
+
+  // Misshapen Dense params keep their message.
+  tree["Dense_0/kernel"] = Tensor{{4, 3}, std::vector<float>(12)};
+  EXPECT_FALSE(bind(model));
+  EXPECT_EQ(messages, std::vector<std::string>{
+                          "param 'Dense_0/kernel' in 'w.npz' has shape [4, 3], "
+                          "expected [3, 4]"});
+}
+
+TEST_F(BindingTest, RNNLayerParamsFallBackToTheBareCell) {
+  spec::Layer layer = rnnLayer("lstm0", makeCell(CellKind::Simple, 2));
+  layer.params = "lstm_cell_0";
+  layer.rnn.cell.params = "lstm_cell_0/cell"; // as the parser fills it
+  spec::Model model = makeModel({3}, {layer});
+  add("lstm_cell_0/i/kernel", {3, 2}, 1);
+  add("lstm_cell_0/i/bias", {2}, 2);
+  add("lstm_cell_0/h/kernel", {2, 2}, 3);
+  auto params = bind(model);
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  expectFused((*params)[0].forward.wi, {3, 2}, {"lstm_cell_0/i/kernel"});
+  EXPECT_EQ(cellParamsPath(model.layers[0], Direction::Forward, tree),
+            "lstm_cell_0");
+  resolveParamsPaths(model, tree);
+  EXPECT_EQ(model.layers[0].rnn.cell.params, "lstm_cell_0");
+
+  // With an nn.RNN module's `cell` level in the file, that one is read.
+  tree.clear();
+  add("lstm_cell_0/cell/i/kernel", {3, 2}, 4);
+  add("lstm_cell_0/cell/i/bias", {2}, 5);
+  add("lstm_cell_0/cell/h/kernel", {2, 2}, 6);
+  model.layers[0].rnn.cell.params = "lstm_cell_0/cell";
+  params = bind(model);
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  expectFused((*params)[0].forward.wi, {3, 2}, {"lstm_cell_0/cell/i/kernel"});
+
+  // An explicit cell path never falls back.
+  spec::Layer explicitCell = rnnLayer("r", makeCell(CellKind::Simple, 2));
+  explicitCell.rnn.cell.params = "lstm_cell_0/cell";
+  tree.clear();
+  add("lstm_cell_0/i/kernel", {3, 2}, 1);
+  EXPECT_EQ(cellParamsPath(explicitCell, Direction::Forward, tree),
+            "lstm_cell_0/cell");
+}
+
+TEST_F(BindingTest, UnexpectedKeysAreOneErrorAtThePlausibleLayer) {
+  std::vector<llvm::SMLoc> lines =
+      addLines(sourceMgr, "rnnc: 1\n- d0\n- d1\n- d2\n");
+  spec::Model model = makeModel(
+      {3}, {denseLayer("a", 2, "Dense_0"), denseLayer("b", 2, "Dense_1"),
+            denseLayer("c", 1, "Dense_2")});
+  model.loc = lines[0];
+  for (size_t k = 0; k < 3; ++k)
+    model.layers[k].loc = lines[k + 1];
+  add("Dense_0/kernel", {3, 2}, 1);
+  add("Dense_0/bias", {2}, 2);
+  add("Dense_1/kernel", {2, 2}, 3);
+  add("Dense_1/bias", {2}, 4);
+  add("Dense_2/kernel", {2, 1}, 5);
+  add("Dense_2/bias", {1}, 6);
+  add("Dense_3/kernel", {1, 1}, 7);
+  add("Dense_3/bias", {1}, 8);
+  add("opt/mu/Dense_0/kernel", {3, 2}, 9);
+  add("opt/nu/Dense_0/kernel", {3, 2}, 10);
+  EXPECT_FALSE(bind(model));
+  // One error (not one per key), at the layer the extras are closest to.
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0], "4 unexpected params in 'w.npz'");
+  EXPECT_EQ(locations[0], "spec.yaml:4:1");
+  EXPECT_EQ(messages[1],
+            "note: no layer reads Dense_3/{bias, kernel}, opt/ (2 arrays); "
+            "if the file holds more than the model, skip them with "
+            "'ignore_params: [Dense_3/*, opt/*]' in the spec or "
+            "--ignore-params='Dense_3/*'");
+
+  // The spec's ignore_params and the CLI's globs skip them; a glob matches
+  // a parent path too.
+  model.ignoreParams = {"Dense_3/*"};
+  options.ignoreParams = {"opt"};
+  EXPECT_TRUE(bind(model)) << (messages.empty() ? "" : messages[0]);
+  EXPECT_TRUE(isIgnoredParam("opt/mu/x", {"opt"}));
+  EXPECT_TRUE(isIgnoredParam("opt/mu/x", {"opt/*/x"}));
+  EXPECT_FALSE(isIgnoredParam("optimizer/x", {"opt"}));
+  EXPECT_FALSE(isIgnoredParam("a", {"[a"})); // invalid: matches nothing
+}
+
+TEST_F(BindingTest, ALayerWithNoParamsInTheFileGetsOneError) {
+  std::vector<llvm::SMLoc> lines = addLines(sourceMgr, "rnnc: 1\n- r\n- d\n");
+  spec::Layer rnn = rnnLayer("lstm0", makeCell(CellKind::Simple, 2));
+  spec::Model model = makeModel({3}, {rnn, denseLayer("head", 1)});
+  model.loc = lines[0];
+  model.layers[0].loc = model.layers[0].rnn.cell.loc = lines[1];
+  model.layers[1].loc = lines[2];
+  add("lstm_cell_0/i/kernel", {3, 2}, 1);
+  add("lstm_cell_0/i/bias", {2}, 2);
+  add("lstm_cell_0/h/kernel", {2, 2}, 3);
+  add("Dense_0/kernel", {2, 1}, 4);
+  add("Dense_0/bias", {1}, 5);
+  add("step", {}, 6);
+  options.nonFloatKeys["count"] = "int32";
+  options.ignoreParams = {"step", "count"};
+  EXPECT_FALSE(bind(model));
+  EXPECT_EQ(
+      messages,
+      (std::vector<std::string>{
+          "no params of layer 'lstm0' in 'w.npz' (expected 'lstm0/cell/i/"
+          "kernel' and 2 more); the file holds Dense_0/, count, "
+          "lstm_cell_0/, step",
+          "note: its params fit 'lstm_cell_0/...'; set 'params: "
+          "lstm_cell_0' on layer 'lstm0'",
+          "no params of layer 'head' in 'w.npz' (expected 'head/kernel' and "
+          "1 more); the file holds Dense_0/, count, lstm_cell_0/, step",
+          "note: its params fit 'Dense_0/...'; set 'params: Dense_0' on "
+          "layer 'head'"}));
+  // (Notes are messages of their own, not locations.)
+  ASSERT_EQ(locations.size(), 2u);
+  EXPECT_EQ(locations[0], "spec.yaml:2:1");
+  EXPECT_EQ(locations[1], "spec.yaml:3:1");
+
+  // Nothing fits: the error alone.
+  tree.erase("Dense_0/bias");
+  options.ignoreParams.push_back("Dense_0/*");
+  options.ignoreParams.push_back("lstm_cell_0/*");
+  EXPECT_FALSE(bind(model));
+  ASSERT_EQ(messages.size(), 3u);
+  EXPECT_EQ(messages[2], "no params of layer 'head' in 'w.npz' (expected "
+                         "'head/kernel' and 1 more); the file holds Dense_0/, "
+                         "count, lstm_cell_0/, step");
+}
+
+TEST_F(BindingTest, NonFloatArrays) {
+  spec::Model model = makeModel({3}, {denseLayer("d", 2)});
+  add("d/kernel", {3, 2}, 1);
+  options.nonFloatKeys["d/bias"] = "int32";
+  options.nonFloatKeys["step"] = "int64";
+  EXPECT_FALSE(bind(model));
+  ASSERT_GE(messages.size(), 2u);
+  EXPECT_EQ(messages[0], "param 'd/bias' in 'w.npz' has dtype int32, "
+                         "expected a floating-point dtype");
+  EXPECT_EQ(messages[1], "unexpected param 'step' in 'w.npz'");
 }
 
 TEST_F(BindingTest, RejectsCellsTheLayoutLacksWithoutCrashing) {

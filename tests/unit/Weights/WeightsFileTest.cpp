@@ -81,6 +81,45 @@ TEST(WeightsFileTest, RejectsIntegerParams) {
                      "floating-point dtype");
 }
 
+TEST(WeightsFileTest, SetsIntegerArraysAsideWhenAsked) {
+  std::vector<std::string> warnings;
+  std::map<std::string, std::string> nonFloat;
+  llvm::Expected<ParamTree> tree =
+      readWeights(inputPath("ints.npz"), warnings, &nonFloat);
+  ASSERT_TRUE(bool(tree)) << llvm::toString(tree.takeError());
+  EXPECT_FALSE(tree->count("i32"));
+  EXPECT_EQ(nonFloat.at("i32"), "int32");
+  for (const auto &[key, dtype] : nonFloat)
+    EXPECT_FALSE(tree->count(key)) << key;
+}
+
+TEST(WeightsFileTest, ListsArraysOfEveryDtype) {
+  llvm::Expected<std::vector<WeightsEntry>> entries =
+      listWeights(inputPath("ints.npz"));
+  ASSERT_TRUE(bool(entries)) << llvm::toString(entries.takeError());
+  bool sawInt32 = false;
+  for (const WeightsEntry &entry : *entries)
+    sawInt32 |= entry.key == "i32" && entry.dtype == "int32";
+  EXPECT_TRUE(sawInt32);
+
+  std::vector<WeightsEntry> two = {
+      {"enc/cell/hi/bias", "float32", {3}, 12},
+      {"step", "int32", {}, 4}};
+  std::string flat, nested;
+  llvm::raw_string_ostream flatOs(flat), nestedOs(nested);
+  printWeightsListing(flatOs, two, /*flat=*/true);
+  printWeightsListing(nestedOs, two, /*flat=*/false);
+  EXPECT_EQ(flat, "enc/cell/hi/bias  float32  [3]\n"
+                  "step  int32  []\n"
+                  "2 arrays, 4 parameters, 16 bytes\n");
+  EXPECT_EQ(nested, "enc/\n"
+                    "  cell/\n"
+                    "    hi/\n"
+                    "      bias  float32[3]\n"
+                    "step  int32[]\n"
+                    "2 arrays, 4 parameters, 16 bytes\n");
+}
+
 TEST(WeightsFileTest, RejectsKeysEqualAfterStrippingParams) {
   weights::Array a{"params/x", weights::DType::F32, {1}, {0, 0, 0, 0}};
   weights::Array b{"x", weights::DType::F32, {1}, {0, 0, 0, 0}};

@@ -36,10 +36,13 @@ struct LoadedModel {
 };
 
 /// Parses the spec in buffer `bufferId` and binds the weights file to it.
-std::optional<LoadedModel> loadModel(llvm::SourceMgr &sourceMgr,
-                                     unsigned bufferId,
-                                     llvm::StringRef weightsPath,
-                                     mlir::MLIRContext &ctx);
+/// Keys matching `ignoreParams` (globs, as --ignore-params) or the spec's
+/// `ignore_params` may be in the file without being used. The model's cell
+/// params paths are the ones binding read (see rnnc::cellParamsPath).
+std::optional<LoadedModel>
+loadModel(llvm::SourceMgr &sourceMgr, unsigned bufferId,
+          llvm::StringRef weightsPath, mlir::MLIRContext &ctx,
+          llvm::ArrayRef<std::string> ignoreParams = {});
 
 enum class Emit { MLIR, LLVMIR, Assembly, Object, C };
 

@@ -16,6 +16,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,13 +27,38 @@ namespace rnnc {
 /// `warnings` ("converted 'enc/cell/hi/kernel' from float64 to float32").
 /// Errors: unreadable or corrupt files, integer or bool arrays (naming the
 /// key and dtype), and two keys that are equal once `params/` is stripped.
-llvm::Expected<ParamTree> readWeights(llvm::StringRef path,
-                                      std::vector<std::string> &warnings);
+/// With `nonFloat`, integer and bool arrays (a checkpoint's step counter)
+/// are no error: they stay out of the tree and are listed there instead
+/// (key -> dtype name), for binding to report if they matter.
+llvm::Expected<ParamTree>
+readWeights(llvm::StringRef path, std::vector<std::string> &warnings,
+            std::map<std::string, std::string> *nonFloat = nullptr);
 
 /// Same, from the bytes of a file; `fileName` only names it in messages.
-llvm::Expected<ParamTree> parseWeights(llvm::StringRef data,
-                                       llvm::StringRef fileName,
-                                       std::vector<std::string> &warnings);
+llvm::Expected<ParamTree>
+parseWeights(llvm::StringRef data, llvm::StringRef fileName,
+             std::vector<std::string> &warnings,
+             std::map<std::string, std::string> *nonFloat = nullptr);
+
+/// One array of a weights file as stored, for `rnnc inspect`.
+struct WeightsEntry {
+  std::string key;   ///< without a leading `params/`
+  std::string dtype; ///< "float32", "int32", "bool", ...
+  std::vector<int64_t> shape;
+  int64_t bytes = 0; ///< its size in the file's dtype
+};
+
+/// Every array of the weights file at `path`, of any dtype, sorted by key.
+llvm::Expected<std::vector<WeightsEntry>> listWeights(llvm::StringRef path);
+
+/// Prints `entries` as printParamTree does (the tree, each array with its
+/// own dtype), or with `flat` one full path per line:
+///
+///   enc/cell/hi/bias  float32  [64]
+///   step  int32  []
+///   2 arrays, 65 parameters, 260 bytes
+void printWeightsListing(llvm::raw_ostream &os,
+                         const std::vector<WeightsEntry> &entries, bool flat);
 
 /// Prints `tree` for `rnnc inspect`: one line per path component, indented
 /// two spaces per level, each array with its dtype and shape, then a total:
