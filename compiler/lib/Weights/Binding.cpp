@@ -245,6 +245,15 @@ static Tensor concatLast(llvm::ArrayRef<const Tensor *> parts) {
 }
 
 namespace {
+/// Where a `params:` value would go, for the "no params" note: `where`
+/// ("on layer 'd'"), and for a cell, the suffix its module's path adds
+/// ("/cell", "/forward_rnn/cell") and where the module's `params` goes.
+struct ParamsHint {
+  std::string where;
+  std::string moduleSuffix;
+  std::string moduleWhere;
+};
+
 /// Something that reads params from the file: a cell or a non-recurrent
 /// layer.
 struct Owner {
@@ -281,11 +290,11 @@ private:
   /// "no params" message ("layer 'enc'", "the backward cell of layer 'b'").
   bool lookUp(const std::vector<ParamSpec> &specs, const std::string &prefix,
               mlir::Location loc,
-              const std::string &what, const std::string &paramsHint,
+              const std::string &what, const ParamsHint &paramsHint,
               std::map<std::string, const Tensor *> &found);
   void reportNoParams(const std::vector<ParamSpec> &specs,
                       const std::string &prefix, mlir::Location loc,
-                      const std::string &what, const std::string &paramsHint);
+                      const std::string &what, const ParamsHint &paramsHint);
   void reportUnexpected();
 
   const Model &model;
@@ -337,7 +346,7 @@ static std::string describeTops(const std::vector<std::string> &keys) {
 
 void Binder::reportNoParams(const std::vector<ParamSpec> &specs,
                             const std::string &prefix, mlir::Location loc, const std::string &what,
-                            const std::string &paramsHint) {
+                            const ParamsHint &paramsHint) {
   size_t skip = prefix.empty() ? 0 : prefix.size() + 1;
 
   // Every directory of the file whose arrays fit the owner exactly.
@@ -357,14 +366,21 @@ void Binder::reportNoParams(const std::vector<ParamSpec> &specs,
     if (all)
       fits.push_back(dir);
   }
-  // Directories another layer already reads come last.
+  // Best first: directories no other layer reads, then those named like the
+  // owner's module (a forward cell's '.../forward_rnn/cell').
   {
-    std::vector<std::string> fresh, taken;
-    for (const std::string &dir : fits)
-      (used.count(dir + "/" + specs.front().key.substr(skip)) ? taken : fresh)
-          .push_back(dir);
-    fits = std::move(fresh);
-    llvm::append_range(fits, taken);
+    auto rank = [&](const std::string &dir) {
+      bool taken = used.count(dir + "/" + specs.front().key.substr(skip));
+      bool named = !paramsHint.moduleSuffix.empty() &&
+                   StringRef(dir).ends_with(paramsHint.moduleSuffix);
+      return 2 * int(taken) + int(!named);
+    };
+    std::vector<std::string> ranked;
+    for (int r = 0; r < 4; ++r)
+      for (const std::string &dir : fits)
+        if (rank(dir) == r)
+          ranked.push_back(dir);
+    fits = std::move(ranked);
   }
   std::vector<std::string> keys;
   for (const auto &entry : tree)
@@ -385,15 +401,17 @@ void Binder::reportNoParams(const std::vector<ParamSpec> &specs,
     diag << "; the file holds " << describeTops(keys);
   if (fits.empty())
     return;
-  // A fitting directory: the owner's params are there. For an RNN layer a
-  // directory ending in /cell is the nn.RNN module's.
+  // A fitting directory: the owner's params are there. For a cell, a
+  // directory ending in its module's suffix (/cell, /forward_rnn/cell) is
+  // the module's: suggest the layer's `params`.
   std::string value = fits.front();
-  if (StringRef(paramsHint).starts_with("RNN ") &&
-      StringRef(value).ends_with("/cell"))
-    value = StringRef(value).drop_back(5).str();
-  std::string where = StringRef(paramsHint).starts_with("RNN ")
-                          ? StringRef(paramsHint).drop_front(4).str()
-                          : paramsHint;
+  std::string where = paramsHint.where;
+  if (!paramsHint.moduleSuffix.empty() &&
+      StringRef(value).ends_with(paramsHint.moduleSuffix) &&
+      value.size() > paramsHint.moduleSuffix.size()) {
+    value.resize(value.size() - paramsHint.moduleSuffix.size());
+    where = paramsHint.moduleWhere;
+  }
   std::string text = "its params fit '" + fits.front() + "/...'; set 'params: " +
                      value + "' " + where;
   if (fits.size() > 1) {
@@ -410,7 +428,7 @@ void Binder::reportNoParams(const std::vector<ParamSpec> &specs,
 
 bool Binder::lookUp(const std::vector<ParamSpec> &specs,
                     const std::string &prefix, mlir::Location loc,
-                    const std::string &what, const std::string &paramsHint,
+                    const std::string &what, const ParamsHint &paramsHint,
                     std::map<std::string, const Tensor *> &found) {
   if (specs.empty())
     return true;
@@ -499,14 +517,17 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
   for (ParamSpec &param : specs)
     param.key = joinKey(prefix, param.key);
   std::string what = "layer '" + layer.name + "'";
-  std::string hint = "RNN on layer '" + layer.name + "'";
+  std::string onLayer = "on layer '" + layer.name + "'";
+  ParamsHint hint{onLayer, "/cell", onLayer};
   if (layer.isBidirectional()) {
+    StringRef rnnKey =
+        direction == Direction::Forward ? "forward_rnn" : "backward_rnn";
     what = std::string(direction == Direction::Forward ? "the forward"
                                                        : "the backward") +
            " cell of layer '" + layer.name + "'";
-    hint = std::string("on the cell of '") +
-           (direction == Direction::Forward ? "forward_rnn" : "backward_rnn") +
-           "' of layer '" + layer.name + "'";
+    hint = {("on the cell of '" + rnnKey + "' of layer '" + layer.name + "'")
+                .str(),
+            ("/" + rnnKey + "/cell").str(), onLayer};
   }
   std::map<std::string, const Tensor *> found;
   if (!lookUp(specs, prefix, loc, what, hint, found))
@@ -556,7 +577,7 @@ std::optional<LayerParams> Binder::bindLayer(const Layer &layer, int64_t in) {
   std::vector<ParamSpec> specs = expectedLayerParams(layer, prefix, in);
   std::map<std::string, const Tensor *> found;
   if (!lookUp(specs, prefix, loc, "layer '" + layer.name + "'",
-              "on layer '" + layer.name + "'", found))
+              ParamsHint{"on layer '" + layer.name + "'", "", ""}, found))
     return std::nullopt;
   auto get = [&](StringRef name) -> std::optional<Tensor> {
     auto it = found.find(joinKey(prefix, name));

@@ -694,6 +694,34 @@ TEST_F(BindingTest, ALayerWithNoParamsInTheFileGetsOneError) {
                          "count, lstm_cell_0/, step");
 }
 
+TEST_F(BindingTest, NoParamsOfABidirectionalSuggestsTheModulePath) {
+  for (const char *dir : {"forward_rnn", "backward_rnn"}) {
+    std::string p = std::string("encoder/") + dir + "/cell/";
+    add(p + "i/kernel", {3, 2}, 1);
+    add(p + "i/bias", {2}, 2);
+    add(p + "h/kernel", {2, 2}, 3);
+  }
+  spec::Layer layer = biLayer("b", makeCell(CellKind::Simple, 2),
+                              makeCell(CellKind::Simple, 2));
+  EXPECT_FALSE(bind(makeModel({3}, {layer})));
+  ASSERT_EQ(messages.size(), 4u);
+  EXPECT_EQ(messages[0], "no params of the forward cell of layer 'b' in "
+                         "'w.npz' (expected 'b/forward_rnn/cell/i/kernel' and "
+                         "2 more); the file holds encoder/");
+  EXPECT_EQ(messages[1], "note: its params fit 'encoder/forward_rnn/cell/...'; "
+                         "set 'params: encoder' on layer 'b' (also fit: "
+                         "'encoder/backward_rnn/cell')");
+  EXPECT_EQ(messages[3], "note: its params fit "
+                         "'encoder/backward_rnn/cell/...'; set 'params: "
+                         "encoder' on layer 'b' (also fit: "
+                         "'encoder/forward_rnn/cell')");
+  // Once pointed there (as the parser does for `params: encoder`), it binds.
+  layer.forward.cell.params = "encoder/forward_rnn/cell";
+  layer.backward.cell.params = "encoder/backward_rnn/cell";
+  EXPECT_TRUE(bind(makeModel({3}, {layer})))
+      << (messages.empty() ? "" : messages[0]);
+}
+
 TEST_F(BindingTest, NonFloatArrays) {
   spec::Model model = makeModel({3}, {denseLayer("d", 2)});
   add("d/kernel", {3, 2}, 1);
