@@ -34,7 +34,12 @@ def main():
             np.savez(inputs, **{k: io[k] for k in io.files
                                 if k in ("x", "seq_lengths")
                                 or k.startswith("initial_carry/")})
-            cmd = [rnnc, "run", spec, "--weights", base + ".weights.npz",
+            # Models without params (activations alone) ship no weights.
+            weights = base + ".weights.npz"
+            if not os.path.exists(weights):
+                weights = os.path.join(tmp, name + ".weights.npz")
+                np.savez(weights)
+            cmd = [rnnc, "run", spec, "--weights", weights,
                    "--inputs", inputs, "--output", out] + extra
             run = subprocess.run(cmd, capture_output=True, text=True)
             if run.returncode != 0:

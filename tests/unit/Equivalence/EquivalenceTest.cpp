@@ -4,7 +4,9 @@
 // variants), time-major, reverse / keep_order, sequence lengths (1, T and 0
 // included), return_carry, initial carries, Bidirectional with each merge
 // and mixed cells, stacks of three layers, zero, one and two batch dims,
-// unroll 1, 3 and T. Each is compiled by rnnc through both code generators
+// unroll 1, 3 and T; and whole models: every Pool mode with and without
+// valid_only, final_carry (Bidirectional included), Dense with every new
+// activation, LayerNorm, Activation, Dropout and Embed. Each is compiled by rnnc through both code generators
 // (LLVM and C through EmitC, the C built with strict C99 flags), run, and
 // compared with the double-precision reference within
 // 1e-5 + 1e-4 * |reference|. Models are compiled in this one process to keep
@@ -43,14 +45,25 @@ struct LayerConfig {
   bool reverse = false, keepOrder = false, returnCarry = true,
        initInput = false;
   int unroll = 1;
+  /// Non-empty: a non-recurrent layer, its keys as YAML flow entries
+  /// ("type: Dense, features: 3, activation: elu"); the fields above are
+  /// then unused.
+  std::string head;
 };
+
+/// A non-recurrent layer with the keys `keys`.
+LayerConfig head(std::string keys) {
+  LayerConfig layer;
+  layer.head = std::move(keys);
+  return layer;
+}
 
 struct CaseConfig {
   std::string name;
   std::string layout = "linen";
   std::vector<int> batch{3};
   int time = 5;
-  std::string features = "3";
+  std::string features = "3"; ///< empty: no 'features' (an Embed first)
   bool timeMajor = false, lengths = true, zeroPadded = false;
   std::vector<LayerConfig> layers{LayerConfig()};
   /// Time loops in blocks of steps (tiny blocks, so small models take the
@@ -78,12 +91,18 @@ std::string toYaml(const CaseConfig &config) {
   os << "input:\n  batch: [";
   for (size_t i = 0; i < config.batch.size(); ++i)
     os << (i ? ", " : "") << config.batch[i];
-  os << "]\n  time: " << config.time << "\n  features: " << config.features
-     << "\n  time_major: " << (config.timeMajor ? "true" : "false")
+  os << "]\n  time: " << config.time;
+  if (!config.features.empty())
+    os << "\n  features: " << config.features;
+  os << "\n  time_major: " << (config.timeMajor ? "true" : "false")
      << "\n  seq_lengths: " << (config.lengths ? "true" : "false")
      << "\nlayers:\n";
   for (size_t k = 0; k < config.layers.size(); ++k) {
     const LayerConfig &layer = config.layers[k];
+    if (!layer.head.empty()) {
+      os << "  - {name: l" << k << ", " << layer.head << "}\n";
+      continue;
+    }
     os << "  - name: l" << k << "\n";
     if (layer.backwardCell.empty()) {
       os << "    type: RNN\n    cell: " << cellYaml(layer.cell, layer)
@@ -110,14 +129,21 @@ std::string toYaml(const CaseConfig &config) {
 /// stable over the sequence.
 ParamTree randomWeights(const spec::Model &model, std::mt19937 &rng) {
   ParamTree tree;
-  for (size_t k = 0; k < model.layers.size(); ++k)
-    for (const spec::RNN *rnn : spec::layerDirections(model.layers[k])) {
-      auto specs =
-          expectedCellParams(rnn->cell, model.paramsLayout, rnn->cell.params,
-                             spec::layerInputFeatures(model, k).back());
-      if (!specs)
-        continue;
-      for (const ParamSpec &param : *specs) {
+  for (size_t k = 0; k < model.layers.size(); ++k) {
+    const spec::Layer &layer = model.layers[k];
+    spec::Shape input = spec::layerInputFeatures(model, k);
+    int64_t inputFeatures = input.empty() ? 0 : input.back();
+    std::vector<std::vector<ParamSpec>> groups;
+    if (!layer.isRecurrent())
+      groups.push_back(expectedLayerParams(
+          layer, layer.params.empty() ? layer.name : layer.params,
+          inputFeatures));
+    for (const spec::RNN *rnn : spec::layerDirections(layer))
+      if (auto specs = expectedCellParams(rnn->cell, model.paramsLayout,
+                                          rnn->cell.params, inputFeatures))
+        groups.push_back(std::move(*specs));
+    for (const std::vector<ParamSpec> &specs : groups)
+      for (const ParamSpec &param : specs) {
         Tensor tensor;
         tensor.shape = param.shape;
         tensor.data.resize(tensor.numElements());
@@ -131,7 +157,7 @@ ParamTree randomWeights(const spec::Model &model, std::mt19937 &rng) {
           v = dist(rng);
         tree[param.key] = std::move(tensor);
       }
-    }
+  }
   return tree;
 }
 
@@ -200,7 +226,7 @@ TEST_P(EquivalenceTest, MatchesReference) {
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   reference::Inputs refInputs;
   std::vector<std::vector<float>> floats(compiled->parameters.size());
-  std::vector<int32_t> lengths;
+  std::vector<int32_t> lengths, tokens;
   std::vector<void *> pointers;
   int64_t rows = 1;
   for (int b : config.batch)
@@ -217,6 +243,18 @@ TEST_P(EquivalenceTest, MatchesReference) {
                                    : length(rng));
       refInputs.seqLengths.emplace(lengths.begin(), lengths.end());
       pointers.push_back(lengths.data());
+      continue;
+    }
+    if (param.isTokens) {
+      // Every id of the table, the first and last rows included.
+      std::uniform_int_distribution<int32_t> id(
+          0, int32_t(model->layers.front().numEmbeddings) - 1);
+      for (int64_t e = 0; e < size; ++e)
+        tokens.push_back(e == 0   ? 0
+                         : e == 1 ? int32_t(model->layers.front().numEmbeddings) - 1
+                                  : id(rng));
+      refInputs.x = {param.shape, {tokens.begin(), tokens.end()}};
+      pointers.push_back(tokens.data());
       continue;
     }
     floats[i].resize(size);
@@ -542,6 +580,127 @@ std::vector<CaseConfig> cases() {
   }
   stack3.layers[1].returnCarry = false;
   all.push_back(stack3);
+
+  // Whole models: the layers around the recurrence.
+  auto whole = [&](const std::string &name, std::vector<LayerConfig> layers) {
+    CaseConfig config;
+    config.name = name;
+    config.batch = {4};
+    config.time = 6;
+    config.layers = std::move(layers);
+    return config;
+  };
+  LayerConfig lstm, gru;
+  gru.cell = "GRUCell";
+  lstm.returnCarry = gru.returnCarry = false;
+  // The seed model's shape: two LSTMs, the last step, a Dense head (no
+  // lengths, as the seed); Pool(last) reads the top scan's final carry.
+  CaseConfig seed = whole("model_seed_pool_last_dense_head",
+                          {lstm, lstm, head("type: Pool, fn: last"),
+                           head("type: Dense, features: 5, activation: elu"),
+                           head("type: Dense, features: 3, activation: elu"),
+                           head("type: Dense, features: 1")});
+  seed.lengths = false;
+  all.push_back(seed);
+  // Every Pool over all steps and over valid steps only, after a GRU with
+  // lengths (0, 1 and T among them), then a Dense without a bias.
+  for (std::string fn : {"last", "first", "mean", "max", "sum"})
+    for (bool valid : {false, true})
+      all.push_back(whole(
+          "model_pool_" + fn + (valid ? "_valid" : ""),
+          {gru,
+           head("type: Pool, fn: " + fn +
+                (valid ? ", valid_only: true" : "")),
+           head("type: Dense, features: 2, use_bias: false")}));
+  all.push_back(whole("model_pool_last_valid_softmax",
+                      {lstm, head("type: Pool, fn: last_valid"),
+                       head("type: Dense, features: 3, activation: softmax")}));
+  // Pool(last) after reversed scans: outputs in processing order (the
+  // final carry), and flipped back by keep_order (not the final carry).
+  LayerConfig reversed = lstm;
+  reversed.reverse = true;
+  CaseConfig poolReverse = whole("model_pool_last_after_reverse",
+                                 {reversed, head("type: Pool, fn: last")});
+  poolReverse.lengths = false;
+  all.push_back(poolReverse);
+  LayerConfig keepOrder = reversed;
+  keepOrder.keepOrder = true;
+  CaseConfig poolKeepOrder = whole("model_pool_last_after_keep_order",
+                                   {keepOrder, head("type: Pool, fn: last")});
+  poolKeepOrder.lengths = false;
+  all.push_back(poolKeepOrder);
+  // final_carry: of an LSTM with an initial carry (a row of length 0 keeps
+  // it), of a Bidirectional layer (both merges that change the shape or
+  // not), and past a per-step Dense.
+  LayerConfig lstmInit = lstm;
+  lstmInit.initInput = true;
+  all.push_back(whole("model_final_carry_init_log_softmax",
+                      {lstmInit, head("type: Pool, fn: final_carry"),
+                       head("type: Dense, features: 4, activation: log_softmax")}));
+  for (std::string merge : {"concat", "mean"}) {
+    LayerConfig bidi;
+    bidi.backwardCell = "GRUCell";
+    bidi.merge = merge;
+    bidi.returnCarry = merge == "mean";
+    all.push_back(whole("model_bidirectional_" + merge + "_final_carry",
+                        {bidi, head("type: Pool, fn: final_carry"),
+                         head("type: Dense, features: 3, activation: softmax")}));
+  }
+  all.push_back(whole("model_final_carry_past_dense",
+                      {gru, head("type: Dense, features: 3"),
+                       head("type: Pool, fn: final_carry")}));
+  // Per-step layers: Dense with each new activation, LayerNorm variants,
+  // Activation layers, Dropout, over two batch dims and time-major.
+  CaseConfig perStep = whole(
+      "model_per_step_layers_two_batch_dims",
+      {lstm, head("type: Dense, features: 5, activation: gelu"),
+       head("type: LayerNorm"),
+       head("type: Activation, fn: gelu_exact"),
+       head("type: Dropout, rate: 0.5"),
+       head("type: Dense, features: 4, activation: softplus"),
+       head("type: LayerNorm, use_scale: false, epsilon: 0.01"),
+       head("type: Activation, fn: leaky_relu"),
+       head("type: Activation, fn: softmax")});
+  perStep.batch = {2, 3};
+  all.push_back(perStep);
+  CaseConfig perStepTimeMajor = whole(
+      "model_per_step_time_major_unbatched",
+      {gru, head("type: Dense, features: 3, activation: log_softmax"),
+       head("type: LayerNorm, use_bias: false")});
+  perStepTimeMajor.batch = {};
+  perStepTimeMajor.lengths = false;
+  perStepTimeMajor.timeMajor = true;
+  all.push_back(perStepTimeMajor);
+  // Embed first: token ids into a stack, then per-step log-probabilities.
+  CaseConfig embed = whole(
+      "model_embed_lstm_dense_log_softmax",
+      {head("type: Embed, num_embeddings: 7, features: 3"), lstm,
+       head("type: Dense, features: 7, activation: log_softmax")});
+  embed.features = "";
+  all.push_back(embed);
+  CaseConfig embedTimeMajor = whole(
+      "model_embed_time_major_pool_mean_valid",
+      {head("type: Embed, num_embeddings: 5, features: 4"), gru,
+       head("type: Pool, fn: mean, valid_only: true")});
+  embedTimeMajor.features = "";
+  embedTimeMajor.timeMajor = true;
+  all.push_back(embedTimeMajor);
+  // Zero padded outputs pooled over valid steps; a Dense on a ConvLSTM's
+  // per-position outputs, pooled.
+  CaseConfig zeroPool = whole("model_zero_padded_pool_max_valid",
+                              {gru, head("type: Pool, fn: max, valid_only: true")});
+  zeroPool.zeroPadded = true;
+  all.push_back(zeroPool);
+  LayerConfig conv;
+  conv.cell = "ConvLSTMCell";
+  conv.cellExtra = "kernel_size: [3]";
+  conv.features = 3;
+  conv.returnCarry = false;
+  CaseConfig convHead = whole("model_conv_lstm_dense_pool_sum",
+                              {conv, head("type: Dense, features: 2, activation: relu"),
+                               head("type: Pool, fn: sum")});
+  convHead.features = "[5, 2]";
+  all.push_back(convHead);
   return all;
 }
 

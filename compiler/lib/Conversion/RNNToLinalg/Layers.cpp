@@ -426,14 +426,14 @@ struct LowerPool : OpRewritePattern<PoolOp> {
                     nb, nloc, arith::CmpIPredicate::eq, t,
                     arith::SubIOp::create(nb, nloc, length, one));
               } else if (kind == PoolKind::first) {
-                Value zero = arith::ConstantOp::create(nb, nloc,
-                                                       nb.getI32IntegerAttr(0));
-                take = arith::AndIOp::create(
-                    nb, nloc,
-                    arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq,
-                                          t, zero),
-                    arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sgt,
-                                          length, zero));
+                // t == 0 and L > 0, as one comparison: t < min(L, 1). (An
+                // `and` of two comparisons prints as C that -Wparentheses
+                // rejects.)
+                Value one = arith::ConstantOp::create(nb, nloc,
+                                                      nb.getI32IntegerAttr(1));
+                take = arith::CmpIOp::create(
+                    nb, nloc, arith::CmpIPredicate::slt, t,
+                    arith::MinSIOp::create(nb, nloc, length, one));
               } else {
                 take = arith::CmpIOp::create(
                     nb, nloc, arith::CmpIPredicate::slt, t, length);
