@@ -475,7 +475,7 @@ void parseLayer(YamlReader &reader, Field &item, size_t index, Layer &layer,
     } else if (f.name == "use_bias" || f.name == "use_scale" ||
                f.name == "valid_only") {
       if (f.name == "valid_only")
-        info.validOnlyLoc = f.keyLoc;
+        info.validOnlyLoc = f.loc();
       if (std::optional<bool> v = reader.readBool(f))
         (f.name == "use_bias"    ? layer.useBias
          : f.name == "use_scale" ? layer.useScale

@@ -41,7 +41,7 @@ struct LayerInfo {
   llvm::SMLoc paramsLoc;    ///< the layer's `params` value, or the layer
   bool paramsExplicit = false; ///< the layer has a `params` key
   llvm::SMLoc fnLoc;        ///< Pool / Activation `fn` value, or the layer
-  llvm::SMLoc validOnlyLoc; ///< Pool `valid_only` key (if given)
+  llvm::SMLoc validOnlyLoc; ///< Pool `valid_only` value (if given)
   CellInfo cells[2];    ///< RNN layer: [0]; Bidirectional: forward, backward
 };
 

@@ -432,10 +432,19 @@ bool Binder::lookUp(const std::vector<ParamSpec> &specs,
                     std::map<std::string, const Tensor *> &found) {
   if (specs.empty())
     return true;
+  // Nothing of the owner at its path: it is most likely elsewhere (one
+  // error with a suggestion). Other keys at its path are more likely another
+  // cell type or attribute: report each missing key.
   bool none = llvm::none_of(specs, [&](const ParamSpec &spec) {
     return tree.count(spec.key) || options.nonFloatKeys.count(spec.key);
   });
-  if (none) {
+  auto nonFloatUnder = [&] {
+    auto it = options.nonFloatKeys.lower_bound(prefix + "/");
+    return it != options.nonFloatKeys.end() &&
+           StringRef(it->first).starts_with(prefix + "/");
+  };
+  if (none && !prefix.empty() && !hasKeysUnder(tree, prefix) &&
+      !nonFloatUnder()) {
     reportNoParams(specs, prefix, loc, what, paramsHint);
     return false;
   }
@@ -738,8 +747,9 @@ void Binder::reportUnexpected() {
     return best;
   };
   // A key close to a missing one is a misspelling: its own error, at the
-  // cell that missed it.
-  std::vector<std::string> stray;
+  // cell that missed it. Each missing key explains at most one key (its
+  // closest), so another cell type's keys are not all "did you mean".
+  std::map<std::string, std::pair<std::string, unsigned>> typoOf; // missing ->
   for (const std::string &key : unused) {
     const std::string *closest = nullptr;
     unsigned closestDistance = 0;
@@ -751,7 +761,20 @@ void Binder::reportUnexpected() {
         closestDistance = distance;
       }
     }
-    if (!closest) {
+    if (!closest)
+      continue;
+    auto [it, inserted] =
+        typoOf.try_emplace(*closest, std::make_pair(key, closestDistance));
+    if (!inserted && closestDistance < it->second.second)
+      it->second = {key, closestDistance};
+  }
+  std::map<std::string, std::string> typos; // unused key -> missing key
+  for (const auto &[candidate, typo] : typoOf)
+    typos[typo.first] = candidate;
+  std::vector<std::string> stray;
+  for (const std::string &key : unused) {
+    auto typo = typos.find(key);
+    if (typo == typos.end()) {
       stray.push_back(key);
       continue;
     }
@@ -759,7 +782,7 @@ void Binder::reportUnexpected() {
     mlir::Location loc = owner < 0 ? modelLoc : owners[owner].loc;
     mlir::InFlightDiagnostic diag = error(loc);
     diag << "unexpected param '" << key << "' in '" << weightsPath << "'";
-    diag.attachNote(loc) << "did you mean '" << *closest << "'?";
+    diag.attachNote(loc) << "did you mean '" << typo->second << "'?";
   }
   if (stray.empty())
     return;
@@ -782,13 +805,23 @@ void Binder::reportUnexpected() {
          << "'";
   else
     diag << stray.size() << " unexpected params in '" << weightsPath << "'";
+  // All under the owner's own path: the layer's attributes (use_bias,
+  // reset_gate, ...) may be what is wrong, and its subtree is not stray.
+  bool inside =
+      owner >= 0 && llvm::all_of(stray, [&](const std::string &key) {
+        const std::string &prefix = owners[owner].prefix;
+        return prefix.empty() || StringRef(key).starts_with(prefix + "/");
+      });
+  std::set<std::string> shownTops = usedTops;
+  if (inside)
+    shownTops.insert(topOf(owners[owner].prefix).str());
   // Globs that skip them: a whole top-level subtree no layer reads, else
   // the keys themselves.
   std::vector<std::string> globs;
   for (const std::string &key : stray) {
     StringRef top = topOf(key);
     std::string glob =
-        usedTops.count(top.str()) || top == key ? key : (top + "/*").str();
+        shownTops.count(top.str()) || top == key ? key : (top + "/*").str();
     if (globs.empty() || globs.back() != glob)
       globs.push_back(glob);
   }
@@ -797,14 +830,7 @@ void Binder::reportUnexpected() {
     globList += (i ? ", " : "") + globs[i];
   if (globs.size() > 4)
     globList += ", ...";
-  // All under the owner's own path: the layer's attributes (use_bias,
-  // reset_gate, ...) may be what is wrong.
-  bool inside =
-      owner >= 0 && llvm::all_of(stray, [&](const std::string &key) {
-        const std::string &prefix = owners[owner].prefix;
-        return prefix.empty() || StringRef(key).starts_with(prefix + "/");
-      });
-  std::string what = describeSubtrees(stray, usedTops);
+  std::string what = describeSubtrees(stray, shownTops);
   if (inside)
     diag.attachNote(loc) << "layer '" << owners[owner].layerName
                          << "' does not read " << what

@@ -722,6 +722,36 @@ TEST_F(BindingTest, NoParamsOfABidirectionalSuggestsTheModulePath) {
       << (messages.empty() ? "" : messages[0]);
 }
 
+TEST_F(BindingTest, OtherKeysAtTheLayersOwnPathAreReportedKeyByKey) {
+  // A GRU spec against an LSTM's weights: the keys are at the layer's path,
+  // so each missing key is named (the cell type is the likely mistake).
+  for (const char *g : {"ii", "if", "ig", "io"})
+    add(std::string("rnn/cell/") + g + "/kernel", {3, 2}, 1);
+  spec::Model model =
+      makeModel({3}, {rnnLayer("rnn", makeCell(CellKind::Simple, 2))});
+  EXPECT_FALSE(bind(model));
+  ASSERT_GE(messages.size(), 3u);
+  EXPECT_EQ(messages[0],
+            "missing param 'rnn/cell/i/kernel' with shape [3, 2] in 'w.npz'");
+  EXPECT_EQ(messages[1],
+            "missing param 'rnn/cell/i/bias' with shape [2] in 'w.npz'");
+  EXPECT_EQ(messages[2],
+            "missing param 'rnn/cell/h/kernel' with shape [2, 2] in 'w.npz'");
+  // One of them reads as a misspelling of the closest missing key; each
+  // missing key explains one unexpected key at most.
+  ASSERT_EQ(messages.size(), 7u);
+  EXPECT_EQ(messages[3], "unexpected param 'rnn/cell/if/kernel' in 'w.npz'");
+  EXPECT_EQ(messages[4], "note: did you mean 'rnn/cell/i/kernel'?");
+  EXPECT_EQ(messages[5], "3 unexpected params in 'w.npz'");
+  EXPECT_EQ(messages[6],
+            "note: layer 'rnn' does not read rnn/cell/ig/kernel, "
+            "rnn/cell/ii/kernel, rnn/cell/io/kernel with the attributes the "
+            "spec gives it; if the file holds more than the model, skip them "
+            "with 'ignore_params: [rnn/cell/ig/kernel, rnn/cell/ii/kernel, "
+            "rnn/cell/io/kernel]' in the spec or "
+            "--ignore-params='rnn/cell/ig/kernel'");
+}
+
 TEST_F(BindingTest, NonFloatArrays) {
   spec::Model model = makeModel({3}, {denseLayer("d", 2)});
   add("d/kernel", {3, 2}, 1);
