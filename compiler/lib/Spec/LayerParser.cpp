@@ -481,7 +481,15 @@ void parseLayer(YamlReader &reader, Field &item, size_t index, Layer &layer,
          : f.name == "use_scale" ? layer.useScale
                                  : layer.validOnly) = *v;
     } else if (f.name == "activation") {
-      if (auto fn = reader.readEnum<Activation>(f, "activation", kActivations))
+      // The default spelled out: `activation: none` (or null) is no
+      // activation, as the docs' default column says.
+      auto *scalar = dyn_cast<llvm::yaml::ScalarNode>(f.node);
+      llvm::SmallString<16> storage;
+      if (isa<llvm::yaml::NullNode>(f.node) ||
+          (scalar && scalar->getValue(storage) == "none"))
+        layer.activation.reset();
+      else if (auto fn =
+                   reader.readEnum<Activation>(f, "activation", kActivations))
         layer.activation = *fn;
     } else if (f.name == "fn") {
       info.fnLoc = f.loc();

@@ -347,6 +347,21 @@ layers: [{type: RNN, unroll: 1000, cell: {type: LSTMCell, features: 2}}]
   EXPECT_EQ(r.model->layers[0].rnn.unroll, 6);
 }
 
+TEST(SpecParser, DenseActivationNoneIsTheDefault) {
+  ParseResult r = parse(R"(rnnc: 1
+name: d
+input: {time: 6, features: 3}
+layers:
+  - {type: Dense, features: 2, activation: none}
+  - {type: Dense, features: 2, activation: null}
+  - {type: Dense, features: 2, activation: elu}
+)");
+  ASSERT_TRUE(r.model) << r.diagnostics;
+  EXPECT_FALSE(r.model->layers[0].activation.has_value());
+  EXPECT_FALSE(r.model->layers[1].activation.has_value());
+  EXPECT_EQ(r.model->layers[2].activation, Activation::Elu);
+}
+
 TEST(SpecParser, JsonSpec) {
   ParseResult r = parse(R"({"rnnc": 1, "name": "j", "dtype": "float32",
  "input": {"batch": [], "time": 2, "features": 5, "seq_lengths": true},

@@ -121,7 +121,10 @@ struct Layer {
   bool useBias = true;       ///< Dense, LayerNorm
   bool useScale = true;      ///< LayerNorm
   double epsilon = 1e-6;     ///< LayerNorm
-  std::string params;        ///< '/'-joined param path (Dense, Embed, LayerNorm)
+  /// '/'-joined param path: Dense, Embed, LayerNorm (default: the layer's
+  /// name); RNN and Bidirectional, when given at the layer (the nn.RNN or
+  /// nn.Bidirectional module; see cellParamsPath in Binding.h).
+  std::string params;
 
   /// Dense: applied after the affine map (none when unset). Activation: the
   /// function itself.

@@ -18,8 +18,10 @@ def RNN_Dialect : Dialect {
     The `rnn` dialect expresses the recurrent models users write with
     `flax.linen` / `flax.nnx`: one op per cell kind (a single time step on
     tensors), `rnn.scan` (Flax's `RNN` layer: a cell scanned over time),
-    `rnn.bidirectional`, and the sequence utilities `rnn.flip_sequences`,
-    `rnn.select_last_carry` and `rnn.merge`.
+    `rnn.bidirectional`, the sequence utilities `rnn.flip_sequences`,
+    `rnn.select_last_carry` and `rnn.merge`, and the layers a whole model
+    puts around its recurrence: `rnn.embed`, `rnn.dense`, `rnn.layer_norm`,
+    `rnn.activation` and `rnn.pool` (a reduction over time).
 
     Weights are ordinary SSA tensor values (usually constants) in rnnc's
     fused layout: for a cell with `G` gates and `H` features,
