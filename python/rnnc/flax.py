@@ -256,6 +256,8 @@ def _linen_classify(module):
         return "cell"
     if type(module) is nn.Dense:
         return "Dense"
+    if type(module) is nn.Sequential:
+        return "user"  # a container: its layers are seen one by one
     top = type(module).__module__.split(".")[0]
     return "flax" if top == "flax" else "user"
 
@@ -270,6 +272,8 @@ def _nnx_classify(module):
         return "cell"
     if type(module) is nnx.Linear:
         return "Dense"
+    if type(module) is nnx.Sequential:
+        return "user"
     top = type(module).__module__.split(".")[0]
     return "flax" if top == "flax" else "user"
 
@@ -331,6 +335,81 @@ def _record_nnx(model, args, kwargs):
         for cls, orig in originals.items():
             cls.__call__ = orig
     return rec, out
+
+
+def _outside_ops(module, variables, args, kwargs):
+    """The operations of the model that run outside every layer and depend
+    on its arguments, as "primitive (file:line)": the model traced to a
+    jaxpr with each layer call in a named scope of its own."""
+    from flax import nnx
+    import flax.linen as nn
+    from jax._src import source_info_util
+
+    tag = "rnnc_export_layer"
+    depth = [0]
+
+    def scoped(kind, call_next):
+        if depth[0] or kind not in ("RNN", "Bidirectional") and kind not in ENABLED_EXTRA_LAYERS:
+            return call_next()
+        depth[0] += 1
+        try:
+            with jax.named_scope(tag):
+                return call_next()
+        finally:
+            depth[0] -= 1
+
+    if isinstance(module, nnx.Module):
+        graphdef, state = nnx.split(module)
+        originals = {}
+        for cls in (nnx.RNN, nnx.Bidirectional):
+            orig = cls.__dict__["__call__"]
+            originals[cls] = orig
+
+            def wrapper(self, *a, _orig=orig, **kw):
+                return scoped(_nnx_classify(self), lambda: _orig(self, *a, **kw))
+            cls.__call__ = wrapper
+
+        def fn(state, a, kw):
+            return nnx.merge(graphdef, state)(*a, **kw)
+        try:
+            jaxpr = jax.make_jaxpr(fn)(state, args, kwargs)
+        finally:
+            for cls, orig in originals.items():
+                cls.__call__ = orig
+    else:
+        def interceptor(next_fun, a, kw, context):
+            if context.method_name != "__call__":
+                return next_fun(*a, **kw)
+            return scoped(_linen_classify(context.module), lambda: next_fun(*a, **kw))
+
+        def fn(a, kw):
+            with nn.intercept_methods(interceptor):
+                return module.apply(variables, *a, **kw)
+        jaxpr = jax.make_jaxpr(fn)(args, kwargs)
+    live = set(jaxpr.jaxpr.invars)
+    found = []
+    for eqn in jaxpr.jaxpr.eqns:
+        if not any(v in live for v in eqn.invars if hasattr(v, "aval") and
+                   not hasattr(v, "val")):
+            continue
+        live.update(eqn.outvars)
+        if tag in str(eqn.source_info.name_stack):
+            continue
+        found.append("%s (%s)" % (eqn.primitive.name,
+                                  source_info_util.summarize(eqn.source_info)))
+    return found
+
+
+def _explain(builder, message):
+    """`message`, plus the operations outside the layers, when they can be found."""
+    try:
+        ops = _outside_ops(builder.root, builder.variables, builder.args, builder.kwargs)
+    except Exception:  # noqa: BLE001
+        ops = []
+    if ops:
+        message += "; the operation%s outside the layers: %s" % (
+            "s" if len(ops) > 1 else "", ", ".join(ops[:4]))
+    return ExportError(message)
 
 
 # ----------------------------------------------------------------------------
@@ -420,6 +499,7 @@ def export(module, variables, *example_args, path, name=None,
         raise ExportError("%s calls no nn.RNN or nn.Bidirectional: nothing for "
                           "rnnc to compile" % type(module).__name__)
     builder = _SpecBuilder(layout, rec.calls, example_args, example_kwargs, out, flat)
+    builder.root, builder.variables = module, variables
     spec, weights, input_names, output_names = builder.build(
         _c_identifier(name or default_name.lower()))
 
@@ -474,21 +554,34 @@ class _SpecBuilder:
                 raise ExportError("%s: called without inputs" % where)
             if k == 0:
                 if not self._is_arg(inputs):
-                    raise ExportError(
+                    raise _explain(self,
                         "%s: its input is computed from the model's arguments by "
                         "an operation outside any layer (%s); rnnc's model input "
                         "is the first layer's input" % (where, _describe(inputs)))
                 self._name_input(inputs, "x", where)
                 x0 = inputs
+            elif not _same(inputs, prev_output) and "Pool" in ENABLED_EXTRA_LAYERS and \
+                    _pool_fn(prev_output, inputs, time_major) is not None:
+                # x[:, -1], jnp.mean(x, axis=1), ... between two layers.
+                layers.append({"type": "Pool", "name": "pool_%d" % k,
+                               "fn": _pool_fn(prev_output, inputs, time_major)})
             elif not _same(inputs, prev_output):
                 prev = self.calls[k - 1]
-                raise ExportError(
+                raise _explain(self,
                     "%s: its input is not the output of the previous layer %s %s: "
                     "an operation between the two layers (%s) that rnnc cannot "
                     "express" % (where, prev.kind, prev.path or "<root>",
                                  _describe(inputs)))
-            # Options shared by every layer kind that scans.
             mod = call.module
+            if call.kind not in ("RNN", "Bidirectional"):
+                lname = _c_layer_name(call, k, names_taken)
+                layer, output, prefixes = _extra_layer(call, lname, where, self.layout)
+                layers.append(layer)
+                used_prefixes += prefixes
+                prev_output = output
+                call._rnnc_lengths, call._rnnc_name = None, lname
+                continue
+            # Options shared by every layer kind that scans.
             tm = bool(self._opt(call, "time_major", mod.time_major))
             if time_major is None:
                 time_major = tm
@@ -499,7 +592,7 @@ class _SpecBuilder:
             lengths = call.kwargs.get("seq_lengths")
             if lengths is not None:
                 if not self._is_arg(lengths):
-                    raise ExportError("%s: seq_lengths is computed inside the model "
+                    raise _explain(self, "%s: seq_lengths is computed inside the model "
                                       "(%s); pass it as an argument" % (where, _describe(lengths)))
                 if seq_lengths is None:
                     seq_lengths = lengths
@@ -518,7 +611,9 @@ class _SpecBuilder:
             call._rnnc_name = lname
         # Layers called without seq_lengths while the model has them.
         if seq_lengths is not None:
-            for call, layer in zip(self.calls, layers):
+            scans = [layer for layer in layers if layer["type"] in ("RNN", "Bidirectional")]
+            for call, layer in zip([c for c in self.calls
+                                    if c.kind in ("RNN", "Bidirectional")], scans):
                 if call._rnnc_lengths is None and (layer.get("return_carry") or
                                                    layer.get("reverse") or
                                                    layer["type"] == "Bidirectional"):
@@ -534,7 +629,7 @@ class _SpecBuilder:
                 return "y"
             if id(leaf) in carry_outputs:
                 return carry_outputs[id(leaf)]
-            raise ExportError(
+            raise _explain(self,
                 "the model returns a value that is neither the last layer's "
                 "output nor a layer's carry (%s): an operation after the layers "
                 "that rnnc cannot express" % _describe(leaf))
@@ -695,6 +790,43 @@ class _SpecBuilder:
                 y = output
             return layer, y, carries, prefixes
         raise ExportError("%s: rnnc's spec has no %s layer yet" % (where, call.kind))
+
+
+def _pool_fn(seq, pooled, time_major):
+    """Which of rnnc's Pool functions turns `seq` into `pooled` (over the
+    time axis), judged on the values; None if none does."""
+    try:
+        a = np.asarray(seq, np.float64)
+        b = np.asarray(pooled, np.float64)
+    except Exception:  # noqa: BLE001
+        return None
+    if time_major is None or a.ndim < 2:
+        return None
+    axis = 0 if time_major else a.ndim - 2
+    for fn, want in (("last", np.take(a, -1, axis)), ("first", np.take(a, 0, axis)),
+                     ("mean", a.mean(axis)), ("max", a.max(axis)), ("sum", a.sum(axis))):
+        if want.shape == b.shape and np.allclose(want, b, rtol=1e-6, atol=1e-6):
+            return fn
+    return None
+
+
+def _extra_layer(call, lname, where, layout):
+    """Layers other than scans (behind ENABLED_EXTRA_LAYERS): Dense (linen
+    nn.Dense, nnx.Linear) on the last axis."""
+    mod = call.module
+    if call.kind == "Dense":
+        for attr in ("dtype", "param_dtype"):
+            if not _is_f32(getattr(mod, attr, None)):
+                raise ExportError("%s: %s %s is not supported" % (where, attr,
+                                                                getattr(mod, attr)))
+        features = mod.out_features if layout == "nnx" else mod.features
+        if not isinstance(features, int):
+            raise ExportError("%s: features %r: rnnc's Dense has one output axis"
+                              % (where, features))
+        layer = {"type": "Dense", "name": lname, "features": int(features),
+                 "use_bias": bool(mod.use_bias), "params": call.path}
+        return layer, call.output, [call.path]
+    raise ExportError("%s: rnnc's spec has no %s layer yet" % (where, call.kind))
 
 
 def _c_layer_name(call, k, taken):
