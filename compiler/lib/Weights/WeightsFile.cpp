@@ -34,6 +34,67 @@ static llvm::Expected<std::vector<Array>> parseArrays(StringRef data,
                         "(np.savez) or a .safetensors file");
 }
 
+/// The headers of a file in whichever format its first bytes show.
+static llvm::Expected<std::vector<ArrayInfo>>
+parseArrayInfos(StringRef data, StringRef fileName) {
+  if (data.starts_with("\x93NUMPY"))
+    return fail(fileName, "a single .npy array, expected an .npz archive "
+                          "(np.savez) or a .safetensors file");
+  if (data.size() >= 9 && data[8] == '{')
+    return parseSafetensorsHeaders(data, fileName);
+  if (data.starts_with("PK"))
+    return parseNpzHeaders(data, fileName);
+  return fail(fileName, "unknown weights format, expected an .npz archive "
+                        "(np.savez) or a .safetensors file");
+}
+
+/// The param key of the array `name` (without `params/`), checked like
+/// parseWeights checks it; `original` maps the keys seen so far to their
+/// names in the file.
+static llvm::Expected<std::string>
+paramKey(StringRef name, DType dtype, StringRef fileName,
+         std::map<std::string, std::string> &original) {
+  StringRef key = name;
+  key.consume_front("params/");
+  if (key.empty())
+    return fail(fileName, "array '" + name + "' has an empty key");
+  auto [it, inserted] = original.try_emplace(key.str(), name.str());
+  if (!inserted)
+    return fail(fileName, "arrays '" + it->second + "' and '" + name +
+                              "' both give param '" + key + "'");
+  if (!isFloatingPoint(dtype))
+    return fail(fileName, "param '" + key + "' has dtype " + dtypeName(dtype) +
+                              ", expected a floating-point dtype");
+  return key.str();
+}
+
+llvm::Expected<ParamShapes> rnnc::parseWeightShapes(StringRef data,
+                                                    StringRef fileName) {
+  llvm::Expected<std::vector<ArrayInfo>> infos =
+      parseArrayInfos(data, fileName);
+  if (!infos)
+    return infos.takeError();
+  ParamShapes shapes;
+  std::map<std::string, std::string> original;
+  for (const ArrayInfo &info : *infos) {
+    llvm::Expected<std::string> key =
+        paramKey(info.name, info.dtype, fileName, original);
+    if (!key)
+      return key.takeError();
+    shapes[*key] = info.shape;
+  }
+  return shapes;
+}
+
+llvm::Expected<ParamShapes> rnnc::readWeightShapes(StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError("cannot open '" + path +
+                                   "': " + buffer.getError().message());
+  return parseWeightShapes((*buffer)->getBuffer(), path);
+}
+
 llvm::Expected<ParamTree>
 rnnc::parseWeights(StringRef data, StringRef fileName,
                    std::vector<std::string> &warnings) {
@@ -42,20 +103,16 @@ rnnc::parseWeights(StringRef data, StringRef fileName,
     return arrays.takeError();
   ParamTree tree;
   std::map<std::string, std::string> original; // key -> name in the file
-  for (const Array &array : *arrays) {
-    StringRef key = array.name;
-    key.consume_front("params/");
-    if (key.empty())
-      return fail(fileName, "array '" + array.name + "' has an empty key");
-    auto [it, inserted] = original.try_emplace(key.str(), array.name);
-    if (!inserted)
-      return fail(fileName, "arrays '" + it->second + "' and '" + array.name +
-                                "' both give param '" + key + "'");
-    if (!isFloatingPoint(array.dtype))
-      return fail(fileName, "param '" + key + "' has dtype " +
-                                dtypeName(array.dtype) +
-                                ", expected a floating-point dtype");
+  for (Array &array : *arrays) {
+    llvm::Expected<std::string> checkedKey =
+        paramKey(array.name, array.dtype, fileName, original);
+    if (!checkedKey)
+      return checkedKey.takeError();
+    StringRef key = *checkedKey;
     llvm::Expected<std::vector<float>> values = toFloat32(array);
+    // Each array's bytes go as soon as they are converted: the file's data
+    // is held once, not twice.
+    std::vector<uint8_t>().swap(array.bytes);
     if (!values)
       return fail(fileName, llvm::toString(values.takeError()));
     if (array.dtype != DType::F32)
@@ -78,11 +135,18 @@ rnnc::readWeights(StringRef path, std::vector<std::string> &warnings) {
 }
 
 void rnnc::printParamTree(llvm::raw_ostream &os, const ParamTree &tree) {
+  ParamShapes shapes;
+  for (const auto &[key, tensor] : tree)
+    shapes[key] = tensor.shape;
+  printParamShapes(os, shapes);
+}
+
+void rnnc::printParamShapes(llvm::raw_ostream &os, const ParamShapes &tree) {
   // Keys sharing a prefix are adjacent in sorted order, so each key prints
   // only the directories it does not share with the previous one.
   llvm::SmallVector<StringRef> previous;
   int64_t parameters = 0;
-  for (const auto &[key, tensor] : tree) {
+  for (const auto &[key, shape] : tree) {
     llvm::SmallVector<StringRef> parts;
     StringRef(key).split(parts, '/');
     size_t common = 0;
@@ -92,8 +156,11 @@ void rnnc::printParamTree(llvm::raw_ostream &os, const ParamTree &tree) {
     for (size_t i = common; i + 1 < parts.size(); ++i)
       os.indent(2 * i) << parts[i] << "/\n";
     os.indent(2 * (parts.size() - 1))
-        << parts.back() << "  float32" << spec::formatShape(tensor.shape) << "\n";
-    parameters += tensor.numElements();
+        << parts.back() << "  float32" << spec::formatShape(shape) << "\n";
+    int64_t elements = 1;
+    for (int64_t dim : shape)
+      elements *= dim;
+    parameters += elements;
     previous = parts;
   }
   size_t arrays = tree.size();

@@ -133,6 +133,14 @@ static cl::opt<bool> splitInputFile(
              "its own (for tests)"),
     cl::sub(checkCommand), cl::sub(compileCommand), cl::cat(rnncCategory));
 
+static cl::opt<uint64_t> maxWeightsBytes(
+    "max-weights-bytes",
+    cl::desc("Refuse a weights or inputs file whose arrays declare more "
+             "bytes of data than this, before reading any (default: 2 GiB)"),
+    cl::init(rnnc::weights::kDefaultMaxWeightsBytes), cl::value_desc("bytes"),
+    cl::sub(checkCommand), cl::sub(compileCommand), cl::sub(runCommand),
+    cl::cat(rnncCategory));
+
 static void error(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "rnnc") << message << "\n";
 }
@@ -285,16 +293,14 @@ static int runOnSpec(SpecAction action) {
   return mlir::succeeded(result) ? 0 : 1;
 }
 
+/// Reads only the array headers: a file's size costs inspect nothing.
 static int runInspect() {
-  std::vector<std::string> warnings;
-  llvm::Expected<ParamTree> tree = readWeights(inspectFile, warnings);
-  for (const std::string &warning : warnings)
-    llvm::WithColor::warning(llvm::errs(), "rnnc") << warning << "\n";
-  if (!tree) {
-    error(llvm::toString(tree.takeError()));
+  llvm::Expected<ParamShapes> shapes = readWeightShapes(inspectFile);
+  if (!shapes) {
+    error(llvm::toString(shapes.takeError()));
     return 1;
   }
-  printParamTree(llvm::outs(), *tree);
+  printParamShapes(llvm::outs(), *shapes);
   return 0;
 }
 
@@ -319,6 +325,7 @@ int main(int argc, char **argv) {
       "  rnnc inspect WEIGHTS                 print a weights file's params\n"
       "  rnnc compile SPEC --weights W -o DIR [--emit=obj|c|llvm|asm|mlir]\n"
       "  rnnc run SPEC --weights W --inputs IN.npz --output OUT.npz\n");
+  rnnc::weights::setMaxWeightsBytes(maxWeightsBytes);
   if (checkCommand)
     return runOnSpec(checkAction);
   if (inspectCommand)

@@ -10,6 +10,7 @@
 #ifndef RNN_WEIGHTS_WEIGHTSFILE_H
 #define RNN_WEIGHTS_WEIGHTSFILE_H
 
+#include "rnn/Weights/Array.h"
 #include "rnn/Weights/Params.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -33,6 +34,22 @@ llvm::Expected<ParamTree> readWeights(llvm::StringRef path,
 llvm::Expected<ParamTree> parseWeights(llvm::StringRef data,
                                        llvm::StringRef fileName,
                                        std::vector<std::string> &warnings);
+
+/// The shape of every param of a weights file, keyed like a ParamTree.
+using ParamShapes = std::map<std::string, std::vector<int64_t>>;
+
+/// The keys and shapes of the weights file at `path`, from the array headers
+/// alone: no array data is read or inflated, so this costs time and memory
+/// in the number of arrays, not their sizes (`rnnc inspect`). Keys and
+/// dtypes are checked as by readWeights.
+llvm::Expected<ParamShapes> readWeightShapes(llvm::StringRef path);
+
+/// Same, from the bytes of a file; `fileName` only names it in messages.
+llvm::Expected<ParamShapes> parseWeightShapes(llvm::StringRef data,
+                                              llvm::StringRef fileName);
+
+/// Prints `tree` as printParamTree does.
+void printParamShapes(llvm::raw_ostream &os, const ParamShapes &tree);
 
 /// Prints `tree` for `rnnc inspect`: one line per path component, indented
 /// two spaces per level, each array with its dtype and shape, then a total:
