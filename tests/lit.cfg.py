@@ -24,9 +24,23 @@ config.substitutions.append(("%rnn_lib_dir", config.rnn_lib_dir))
 config.substitutions.append(("%rnn_build_dir", config.rnn_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 # Strict C99: the contract for generated C and the runtime.
+# In a sanitizer build (scripts/test's second pass) the C the tests compile,
+# harnesses and generated C alike, is instrumented too.
+cc = config.c_compiler
+if config.sanitizer_flags:
+    cc += " " + config.sanitizer_flags
+    config.available_features.add("sanitizers")
+    # libMLIR is not instrumented: its allocators' own poisoning must not fire.
+    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0:detect_leaks=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
 config.substitutions.append(
-    ("%cc_strict", config.c_compiler + " -std=c99 -Wall -Wextra -Werror -pedantic"))
-config.substitutions.append(("%cc", config.c_compiler))
+    ("%cc_strict", cc + " -std=c99 -Wall -Wextra -Werror -pedantic"))
+# ThreadSanitizer cannot be combined with ASan: the TSan test's own compiler.
+config.substitutions.append(("%cc_tsan", config.c_compiler + " -fsanitize=thread"))
+config.substitutions.append(("%cc", cc))
+# What a sanitizer adds to an object's symbols, for the nm checks to ignore
+# (a grep -e pattern).
+config.substitutions.append(("%{sanitizer_symbols}", "'^__\\(asan\\|ubsan\\|sanitizer\\|tsan\\)'"))
 # MLIR's runtime support libraries for `mlir-runner -shared-libs=...`
 # (printMemrefF32 and friends), next to the LLVM tools: <llvm>/bin -> <llvm>/lib.
 llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")

@@ -38,6 +38,33 @@ func.func @empty_run(%ws: memref<?xi8> {rnn.workspace}) {
 
 // -----
 
+/// A zero-size workspace is never accessed, so the entry point's check of
+/// its address (--rnn-create-entry-point: NULL or misaligned is an argument
+/// error) is given an address that passes: it may be NULL. A workspace with
+/// bytes keeps its check.
+
+// CHECK-LABEL: func.func @unused_workspace_run
+// CHECK-NOT: memref.extract_aligned_pointer_as_index
+// CHECK: %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK: return %[[FOUR]] : index
+func.func @unused_workspace_run(%ws: memref<?xi8> {rnn.workspace}) -> index {
+  %p = memref.extract_aligned_pointer_as_index %ws : memref<?xi8> -> index
+  return %p : index
+}
+
+// -----
+
+// CHECK-LABEL: func.func @used_workspace_run
+// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<64xi8> {rnn.workspace}
+// CHECK: memref.extract_aligned_pointer_as_index %[[WS]] : memref<64xi8> -> index
+func.func @used_workspace_run(%ws: memref<?xi8> {rnn.workspace}) -> index {
+  %p = memref.extract_aligned_pointer_as_index %ws : memref<?xi8> -> index
+  %a = memref.alloc() : memref<4xf32>
+  return %p : index
+}
+
+// -----
+
 /// Functions without a workspace argument are left alone.
 
 // CHECK-LABEL: func.func @other

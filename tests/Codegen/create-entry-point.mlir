@@ -1,17 +1,46 @@
 // RUN: rnn-opt %s --rnn-create-entry-point --split-input-file | FileCheck %s
 
 /// The model function becomes <name>_run on buffers: inputs, outputs, the
-/// workspace; lengths are checked before anything runs, and the results are
-/// written into the output buffers only when the check passed. The buffers
-/// never overlap, which LLVM is told (llvm.noalias).
+/// workspace. Every pointer is checked first (NULL, or a workspace not
+/// aligned to 4 bytes, gives status 2), then the lengths (a NULL
+/// seq_lengths never reaches rnnrt_check_seq_lengths, for which NULL means
+/// "all T"), and the results are written into the output buffers only when
+/// both checks passed. The buffers never overlap, which LLVM is told
+/// (llvm.noalias).
 
 // CHECK: func.func private @rnnrt_check_seq_lengths(memref<1xi32>, i64, i64) -> i32
 // CHECK-LABEL: func.func @tiny_run
-// CHECK-SAME: (%[[X:.*]]: memref<2x5x3xf32> {llvm.noalias, rnn.name = "x"}, %[[LEN:.*]]: memref<2xi32> {llvm.noalias, rnn.name = "seq_lengths"}, %[[Y:.*]]: memref<2x5x3xf32> {llvm.noalias, rnn.name = "y", rnn.output}, %[[H:.*]]: memref<2x3xf32> {llvm.noalias, rnn.name = "carry/l/h", rnn.output}, %{{.*}}: memref<?xi8> {llvm.noalias, rnn.workspace}) -> i32
-// CHECK: %[[LP:.*]] = memref.reinterpret_cast %[[LEN]] to offset: [0], sizes: [1], strides: [1] : memref<2xi32> to memref<1xi32>
-// CHECK-DAG: %[[B:.*]] = arith.constant 2 : i64
-// CHECK-DAG: %[[T:.*]] = arith.constant 5 : i64
-// CHECK: %[[STATUS:.*]] = call @rnnrt_check_seq_lengths(%[[LP]], %[[B]], %[[T]])
+// CHECK-SAME: (%[[X:.*]]: memref<2x5x3xf32> {llvm.noalias, rnn.name = "x"}, %[[LEN:.*]]: memref<2xi32> {llvm.noalias, rnn.name = "seq_lengths"}, %[[Y:.*]]: memref<2x5x3xf32> {llvm.noalias, rnn.name = "y", rnn.output}, %[[H:.*]]: memref<2x3xf32> {llvm.noalias, rnn.name = "carry/l/h", rnn.output}, %[[WS:.*]]: memref<?xi8> {llvm.noalias, rnn.workspace}) -> i32
+// CHECK-DAG: %[[NULL:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-DAG: %[[OK0:.*]] = arith.constant 0 : i32
+// CHECK: %[[XP:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK: %[[XBAD:.*]] = arith.cmpi eq, %[[XP]], %[[NULL]] : index
+// CHECK: %[[S0:.*]] = arith.select %[[XBAD]], %[[TWO]], %[[OK0]] : i32
+// CHECK: %[[LENP:.*]] = memref.extract_aligned_pointer_as_index %[[LEN]]
+// CHECK: %[[LENBAD:.*]] = arith.cmpi eq, %[[LENP]], %[[NULL]] : index
+// CHECK: %[[S1:.*]] = arith.select %[[LENBAD]], %[[TWO]], %[[S0]] : i32
+// CHECK: %[[YP:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
+// CHECK: arith.cmpi eq, %[[YP]], %[[NULL]] : index
+// CHECK: %[[HP:.*]] = memref.extract_aligned_pointer_as_index %[[H]]
+// CHECK: arith.cmpi eq, %[[HP]], %[[NULL]] : index
+// CHECK: %[[WSP:.*]] = memref.extract_aligned_pointer_as_index %[[WS]]
+// CHECK: arith.cmpi eq, %[[WSP]], %[[NULL]] : index
+// CHECK: %[[WSI:.*]] = arith.index_castui %[[WSP]] : index to i64
+// CHECK: %[[THREE:.*]] = arith.constant 3 : i64
+// CHECK: %[[LOW:.*]] = arith.andi %[[WSI]], %[[THREE]] : i64
+// CHECK: %[[MISALIGNED:.*]] = arith.cmpi ne, %[[LOW]], %{{.*}} : i64
+// CHECK: %[[ARGS:.*]] = arith.select %[[MISALIGNED]], %[[TWO]], %{{.*}} : i32
+// CHECK: %[[BAD:.*]] = arith.cmpi ne, %[[ARGS]], %{{.*}} : i32
+// CHECK: %[[STATUS:.*]] = scf.if %[[BAD]] -> (i32) {
+// CHECK:   scf.yield %[[ARGS]] : i32
+// CHECK: } else {
+// CHECK:   %[[LP:.*]] = memref.reinterpret_cast %[[LEN]] to offset: [0], sizes: [1], strides: [1] : memref<2xi32> to memref<1xi32>
+// CHECK-DAG:   %[[B:.*]] = arith.constant 2 : i64
+// CHECK-DAG:   %[[T:.*]] = arith.constant 5 : i64
+// CHECK:   %[[LSTATUS:.*]] = func.call @rnnrt_check_seq_lengths(%[[LP]], %[[B]], %[[T]])
+// CHECK:   scf.yield %[[LSTATUS]] : i32
+// CHECK: }
 // CHECK: %[[OK:.*]] = arith.cmpi eq, %[[STATUS]], %{{.*}} : i32
 // CHECK: scf.if %[[OK]] {
 // CHECK:   %[[XT:.*]] = bufferization.to_tensor %[[X]] restrict : memref<2x5x3xf32> to tensor<2x5x3xf32>
@@ -31,14 +60,26 @@ func.func @tiny(%x: tensor<2x5x3xf32> {rnn.name = "x"}, %len: tensor<2xi32> {rnn
 
 // -----
 
-/// Without lengths there is nothing to check: the status is 0.
+/// Without lengths only the pointers are checked: the status is 2 or 0.
+/// An array of 0 elements is never accessed and may be NULL: it is not
+/// checked.
 
 // CHECK-LABEL: func.func @no_lengths_run
+// CHECK-SAME: (%[[X:.*]]: memref<4x3xf32> {{.*}}, %[[E:.*]]: memref<0x3xf32> {{.*}}, %[[Y:.*]]: memref<4x3xf32> {{.*}}, %[[WS:.*]]: memref<?xi8> {{.*}})
 // CHECK-NOT: rnnrt_check_seq_lengths
-// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK-NOT: memref.extract_aligned_pointer_as_index %[[E]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[Y]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[WS]]
+// CHECK: %[[STATUS:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK:   scf.yield %{{.*}} : i32
+// CHECK: } else {
+// CHECK:   %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK:   scf.yield %[[ZERO]] : i32
+// CHECK: }
 // CHECK: scf.if
-// CHECK: return %[[ZERO]] : i32
-func.func @no_lengths(%x: tensor<4x3xf32> {rnn.name = "x"}) -> (tensor<4x3xf32> {rnn.name = "y"}) attributes {rnn.num_steps = 4 : i64} {
+// CHECK: return %[[STATUS]] : i32
+func.func @no_lengths(%x: tensor<4x3xf32> {rnn.name = "x"}, %e: tensor<0x3xf32> {rnn.name = "e"}) -> (tensor<4x3xf32> {rnn.name = "y"}) attributes {rnn.num_steps = 4 : i64} {
   return %x : tensor<4x3xf32>
 }
 

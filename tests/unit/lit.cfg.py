@@ -11,3 +11,8 @@ config.test_source_root = config.test_exec_root
 config.test_format = lit.formats.GoogleTest(".", "Tests")
 # Tests read fixtures relative to the source tree.
 config.environment["RNN_SRC_ROOT"] = config.rnn_src_root
+# A sanitizer build: libMLIR is not instrumented, and its allocators'
+# own poisoning must not fire.
+if config.sanitizer_flags:
+    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0:detect_leaks=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"

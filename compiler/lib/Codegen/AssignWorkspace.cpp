@@ -158,6 +158,19 @@ struct RNNAssignWorkspacePass
       FailureOr<int64_t> bytes = assignWorkspace(func, workspace);
       if (failed(bytes))
         return signalPassFailure();
+      // A workspace of 0 bytes is never accessed: the entry point's check
+      // (--rnn-create-entry-point) lets it be NULL or misaligned.
+      if (*bytes == 0)
+        for (Operation *user : llvm::make_early_inc_range(workspace.getUsers()))
+          if (auto address =
+                  dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user)) {
+            OpBuilder b(address);
+            address.replaceAllUsesWith(
+                arith::ConstantIndexOp::create(b, address.getLoc(),
+                                               kMinWorkspaceAlignment)
+                    .getResult());
+            address.erase();
+          }
       // Now that its size is known, the workspace gets a static type, which
       // the bare-pointer calling convention requires.
       Type byte = cast<MemRefType>(workspace.getType()).getElementType();

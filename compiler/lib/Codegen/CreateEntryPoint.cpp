@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::rnn {
@@ -60,6 +61,45 @@ Value checkTokenIds(OpBuilder &b, Location loc, func::FuncOp model,
   return status;
 }
 
+/// kStatusArgument (an i32) when a buffer argument of `entry` with elements
+/// is NULL or the workspace is NULL or not aligned to
+/// kMinWorkspaceAlignment, else 0. A buffer without elements is never
+/// accessed and may be NULL (as in librnnrt); so may a workspace of 0 bytes,
+/// which --rnn-assign-workspace resolves once the size is known. (A chain of
+/// selects, not `|` of comparisons, which C compilers warn about.)
+Value argumentStatus(OpBuilder &b, Location loc, func::FuncOp entry) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value error = arith::ConstantOp::create(
+      b, loc, b.getI32IntegerAttr(kStatusArgument));
+  Value status = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  auto failIf = [&](Value bad) {
+    status = arith::SelectOp::create(b, loc, bad, error, status);
+  };
+  for (BlockArgument arg : entry.getArguments()) {
+    auto type = cast<MemRefType>(arg.getType());
+    bool workspace = bool(entry.getArgAttr(arg.getArgNumber(),
+                                           kWorkspaceAttrName));
+    if (!workspace && type.getNumElements() == 0)
+      continue;
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arg);
+    failIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, address,
+                                 zero));
+    if (!workspace)
+      continue;
+    // On i64: EmitC has no bitwise ops on index (size_t).
+    Value bits = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+    Value low = arith::AndIOp::create(
+        b, loc, bits,
+        arith::ConstantOp::create(
+            b, loc, b.getI64IntegerAttr(kMinWorkspaceAlignment - 1)));
+    failIf(arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, low,
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0))));
+  }
+  return status;
+}
+
 LogicalResult createEntryPoint(func::FuncOp model) {
   FunctionType type = model.getFunctionType();
   if (!llvm::all_of(type.getInputs(), llvm::IsaPred<RankedTensorType>) ||
@@ -97,6 +137,18 @@ LogicalResult createEntryPoint(func::FuncOp model) {
 
   Block *block = entry.addEntryBlock();
   b.setInsertionPointToStart(block);
+  // Pointers first (kStatusArgument), then the lengths: a NULL seq_lengths
+  // must not reach rnnrt_check_seq_lengths, for which NULL means "all T".
+  Type i32 = b.getI32Type();
+  Value argStatus = argumentStatus(b, loc, entry);
+  Value bad = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, argStatus,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+  auto ifBad = scf::IfOp::create(b, loc, TypeRange{i32}, bad,
+                                 /*withElseRegion=*/true);
+  b.setInsertionPointToStart(ifBad.thenBlock());
+  scf::YieldOp::create(b, loc, ValueRange{argStatus});
+  b.setInsertionPointToStart(ifBad.elseBlock());
   Value status = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
   if (lengthsArg) {
     Value lengths = block->getArgument(*lengthsArg);
@@ -111,7 +163,11 @@ LogicalResult createEntryPoint(func::FuncOp model) {
         ValueRange(args).getTypes());
     status = func::CallOp::create(b, loc, check, args).getResult(0);
   }
+  // Token ids are read only once every pointer is known to be valid.
   status = checkTokenIds(b, loc, model, block, status);
+  scf::YieldOp::create(b, loc, ValueRange{status});
+  b.setInsertionPointAfter(ifBad);
+  status = ifBad.getResult(0);
   Value ok = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq, status,
       arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));

@@ -78,9 +78,9 @@ FailureOr<scf::ForOp> rnn::fuseSiblingLoops(RewriterBase &rewriter,
         }
         scf::YieldOp::create(b, loc, yielded);
       });
-  rewriter.replaceOp(first,
-                     fused.getResults().take_front(first.getNumResults()));
-  rewriter.replaceOp(second,
-                     fused.getResults().drop_front(first.getNumResults()));
+  // replaceOp erases `first`: its result count must be read before.
+  unsigned numFirstResults = first.getNumResults();
+  rewriter.replaceOp(first, fused.getResults().take_front(numFirstResults));
+  rewriter.replaceOp(second, fused.getResults().drop_front(numFirstResults));
   return fused;
 }

@@ -248,6 +248,24 @@ struct SamePointerLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// A buffer's address as an integer (the entry point's argument checks):
+/// `(size_t)p`.
+struct ExtractAlignedPointerLowering
+    : OpConversionPattern<memref::ExtractAlignedPointerAsIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::ExtractAlignedPointerAsIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<emitc::PointerType>(adaptor.getSource().getType()))
+      return rewriter.notifyMatchFailure(op, "expected a pointer buffer");
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "cannot convert index");
+    rewriter.replaceOpWithNewOp<emitc::CastOp>(op, type, adaptor.getSource());
+    return success();
+  }
+};
+
 /// A copy between contiguous buffers: `for (i < n) dst[i] = src[i];` (a
 /// loop rather than memcpy keeps the code free of libc).
 struct CopyLowering : OpConversionPattern<memref::CopyOp> {
@@ -345,7 +363,8 @@ void mlir::rnn::populateMemRefToEmitCPointerPatterns(
   patterns.add<LoadLowering, StoreLowering, ViewLowering, SubViewLowering,
                ReinterpretCastLowering, SamePointerLowering<memref::CastOp>,
                SamePointerLowering<memref::ExpandShapeOp>,
-               SamePointerLowering<memref::CollapseShapeOp>, CopyLowering,
+               SamePointerLowering<memref::CollapseShapeOp>,
+               ExtractAlignedPointerLowering, CopyLowering,
                GlobalLowering, GetGlobalLowering>(converter,
                                                   patterns.getContext());
 }

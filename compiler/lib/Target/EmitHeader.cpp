@@ -61,6 +61,35 @@ std::string cType(Type type) {
   return type.isInteger(32) ? "int32_t" : "float";
 }
 
+/// The workspace's alignment macros and a declaration helper.
+void emitWorkspaceMacros(llvm::raw_ostream &os, StringRef prefix) {
+  std::string align = (prefix + "WORKSPACE_ALIGNAS").str();
+  os << "/* The least alignment the model checks the workspace for (the\n"
+     << " * alignment of float; below it the model returns "
+     << prefix << "ERROR_ARGUMENT).\n"
+     << " * " << prefix << "WORKSPACE_ALIGNMENT is the one that is fastest. */\n"
+     << "#define " << prefix << "WORKSPACE_MIN_ALIGNMENT "
+     << rnn::kMinWorkspaceAlignment << "\n"
+     << "/* Declares a workspace array `name` of at least " << prefix
+     << "WORKSPACE_SIZE bytes,\n"
+     << " * aligned to " << prefix
+     << "WORKSPACE_ALIGNMENT where the compiler can say so (C11,\n"
+     << " * C++11, GNU C) and to float otherwise:  static " << prefix
+     << "WORKSPACE(workspace); */\n"
+     << "#if defined(__cplusplus) && __cplusplus >= 201103L\n"
+     << "#define " << align << " alignas(64)\n"
+     << "#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
+     << "#define " << align << " _Alignas(64)\n"
+     << "#elif defined(__GNUC__)\n"
+     << "#define " << align << " __attribute__((aligned(64)))\n"
+     << "#else\n"
+     << "#define " << align << "\n"
+     << "#endif\n"
+     << "#define " << prefix << "WORKSPACE(name) " << align
+     << " float name[(" << prefix
+     << "WORKSPACE_SIZE + sizeof(float) - 1) / sizeof(float) + 1]\n\n";
+}
+
 } // namespace
 
 llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
@@ -86,7 +115,8 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
      << " * Arrays are dense, row-major, float32 unless noted. The model\n"
      << " * keeps no state between calls and never allocates: pass a\n"
      << " * workspace of " << prefix << "WORKSPACE_SIZE bytes aligned to "
-     << prefix << "WORKSPACE_ALIGNMENT.\n"
+     << prefix << "WORKSPACE_ALIGNMENT\n"
+     << " * (" << prefix << "WORKSPACE declares one).\n"
      << " * The buffers of a call must not overlap; calls on different\n"
      << " * buffers may run concurrently. */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
@@ -117,7 +147,8 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
      << " /* y" << dims(outputShape) << " */\n";
   os << "#define " << prefix << "WORKSPACE_SIZE " << workspaceSize.getInt()
      << "\n";
-  os << "#define " << prefix << "WORKSPACE_ALIGNMENT 64\n\n";
+  os << "#define " << prefix << "WORKSPACE_ALIGNMENT 64\n";
+  emitWorkspaceMacros(os, prefix);
 
   os << "/* Layers: output shape, params, FLOPs per call.\n";
   for (auto [k, layer] : llvm::enumerate(model.layers))
@@ -147,13 +178,15 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
 
   os << "\n/* Status codes of " << entryName << ". */\n"
      << "#define " << prefix << "OK 0\n";
-  // Only a model with sequence lengths checks anything at run time.
+  // Only a model with sequence lengths checks their values.
   if (model.seqLengths)
     os << "#define " << prefix
        << "ERROR_SEQ_LENGTH 1 /* a sequence length < 0 or > " << prefix
-       << "TIME */\n"
-       << "#define " << prefix
-       << "ERROR_ARGUMENT 2 /* seq_lengths is NULL */\n";
+       << "TIME */\n";
+  os << "#define " << prefix << "ERROR_ARGUMENT " << rnn::kStatusArgument
+     << " /* a pointer below is NULL (one to 0 elements may be),\n"
+     << "    * or the workspace is not aligned to " << prefix
+     << "WORKSPACE_MIN_ALIGNMENT */\n";
   if (model.takesTokens())
     os << "#define " << prefix << "ERROR_TOKEN 3 /* a token id in x < 0 or >= "
        << model.layers.front().numEmbeddings << " */\n";

@@ -84,6 +84,38 @@ llvm::Error rnnc::weights::checkShape(llvm::ArrayRef<int64_t> shape,
   return llvm::Error::success();
 }
 
+static uint64_t currentMaxWeightsBytes = kDefaultMaxWeightsBytes;
+
+uint64_t rnnc::weights::maxWeightsBytes() { return currentMaxWeightsBytes; }
+
+void rnnc::weights::setMaxWeightsBytes(uint64_t bytes) {
+  currentMaxWeightsBytes = bytes;
+}
+
+llvm::Error rnnc::weights::checkDeclaredBytes(llvm::ArrayRef<ArrayInfo> infos,
+                                              uint64_t maxBytes,
+                                              llvm::StringRef fileName) {
+  uint64_t total = 0;
+  bool overflow = false;
+  const ArrayInfo *largest = nullptr;
+  for (const ArrayInfo &info : infos) {
+    if (info.numBytes > std::numeric_limits<uint64_t>::max() - total)
+      overflow = true;
+    else
+      total += info.numBytes;
+    if (!largest || info.numBytes > largest->numBytes)
+      largest = &info;
+  }
+  if (!overflow && total <= maxBytes)
+    return llvm::Error::success();
+  std::string totalText = overflow ? "more than 2^64" : std::to_string(total);
+  return llvm::createStringError(
+      fileName + ": the arrays declare " + totalText +
+      " bytes of data, more than the limit of " + llvm::Twine(maxBytes) +
+      " (--max-weights-bytes); the largest is '" + largest->name + "' with " +
+      llvm::Twine(largest->numBytes) + " bytes (" + dtypeName(largest->dtype) +
+      spec::formatShape(largest->shape) + ")");
+}
 
 float rnnc::weights::halfToFloat(uint16_t bits) {
   uint32_t sign = uint32_t(bits & 0x8000) << 16;

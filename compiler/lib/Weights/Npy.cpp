@@ -200,9 +200,7 @@ static const char *descrOf(DType dtype) {
   return nullptr;
 }
 
-/// Reorders the elements of `array`, stored column-major, into row-major
-/// order.
-static void toRowMajor(Array &array) {
+void rnnc::weights::toRowMajor(Array &array) {
   size_t rank = array.shape.size(), size = dtypeSize(array.dtype);
   if (rank < 2)
     return;
@@ -228,8 +226,8 @@ static void toRowMajor(Array &array) {
   array.bytes = std::move(rowMajor);
 }
 
-llvm::Expected<Array> rnnc::weights::parseNpy(StringRef data, StringRef name,
-                                              StringRef what) {
+llvm::Expected<uint64_t> rnnc::weights::npyHeaderSize(StringRef data,
+                                                      StringRef what) {
   if (data.size() < 10 || !data.starts_with(kMagic))
     return fail(what, "not a .npy array (bad magic)");
   unsigned major = uint8_t(data[6]), minor = uint8_t(data[7]);
@@ -247,6 +245,20 @@ llvm::Expected<Array> rnnc::weights::parseNpy(StringRef data, StringRef name,
                           "." + llvm::Twine(minor) +
                           ", expected 1.0, 2.0 or 3.0");
   }
+  if (headerStart + headerLen > kMaxNpyHeaderBytes)
+    return fail(what, ".npy header of " + llvm::Twine(headerLen) +
+                          " bytes is too large (at most " +
+                          llvm::Twine(kMaxNpyHeaderBytes) + ")");
+  return headerStart + headerLen;
+}
+
+llvm::Expected<NpyInfo> rnnc::weights::parseNpyHeader(StringRef data,
+                                                      StringRef what) {
+  llvm::Expected<uint64_t> size = npyHeaderSize(data, what);
+  if (!size)
+    return size.takeError();
+  uint64_t headerStart = uint8_t(data[6]) == 1 ? 10 : 12;
+  uint64_t headerLen = *size - headerStart;
   if (headerLen > data.size() - headerStart)
     return fail(what, "truncated .npy header: " + llvm::Twine(headerLen) +
                           " bytes declared, " +
@@ -259,22 +271,35 @@ llvm::Expected<Array> rnnc::weights::parseNpy(StringRef data, StringRef name,
   llvm::Expected<DType> dtype = parseDescr(header->descr, what);
   if (!dtype)
     return dtype.takeError();
+  NpyInfo info;
+  info.dtype = *dtype;
+  info.shape = header->shape;
+  info.fortranOrder = header->fortranOrder;
+  info.dataOffset = *size;
+  int64_t n = 0;
+  if (llvm::Error err = checkShape(info.shape, info.dtype, what, n,
+                                   info.dataBytes))
+    return err;
+  return info;
+}
+
+llvm::Expected<Array> rnnc::weights::parseNpy(StringRef data, StringRef name,
+                                              StringRef what) {
+  llvm::Expected<NpyInfo> info = parseNpyHeader(data, what);
+  if (!info)
+    return info.takeError();
   Array array;
   array.name = name.str();
-  array.dtype = *dtype;
-  array.shape = header->shape;
-  int64_t n = 0;
-  uint64_t bytes = 0;
-  if (llvm::Error err = checkShape(array.shape, array.dtype, what, n, bytes))
-    return err;
-  StringRef payload = data.substr(headerStart + headerLen);
-  if (payload.size() != bytes)
+  array.dtype = info->dtype;
+  array.shape = info->shape;
+  StringRef payload = data.substr(info->dataOffset);
+  if (payload.size() != info->dataBytes)
     return fail(what, "array data has " + llvm::Twine(payload.size()) +
-                          " bytes, expected " + llvm::Twine(bytes) + " for " +
-                          dtypeName(array.dtype) +
+                          " bytes, expected " + llvm::Twine(info->dataBytes) +
+                          " for " + dtypeName(array.dtype) +
                           rnnc::spec::formatShape(array.shape));
   array.bytes.assign(payload.bytes_begin(), payload.bytes_end());
-  if (header->fortranOrder)
+  if (info->fortranOrder)
     toRowMajor(array);
   return array;
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rnn/Weights/Npz.h"
+#include "rnn/Spec/ModelShapes.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Endian.h"
@@ -64,7 +65,12 @@ public:
   ZipReader(StringRef data, StringRef fileName)
       : data(data), fileName(fileName) {}
 
-  llvm::Expected<std::vector<Array>> read();
+  /// Every entry's header first (and the limit), then, unless
+  /// `headersOnly`, the data of each.
+  llvm::Error read(bool headersOnly, uint64_t maxBytes);
+
+  std::vector<ArrayInfo> infos;
+  std::vector<Array> arrays;
 
 private:
   llvm::Error fail(const llvm::Twine &msg) const {
@@ -74,12 +80,98 @@ private:
                       uint64_t &dirSize) const;
   llvm::Error readCentral(uint64_t &at, uint64_t dirEnd, Entry &entry) const;
   llvm::Expected<StringRef> entryData(const Entry &entry) const;
-  llvm::Error inflateEntry(StringRef compressed, const Entry &entry,
-                           std::string &out) const;
+  /// One archive entry and what its .npy header declares.
+  struct Member {
+    Entry entry;
+    StringRef stored;
+    NpyInfo npy;
+  };
+  llvm::Error readHeader(Member &member, StringRef key) const;
+  llvm::Error readData(const Member &member, Array &array) const;
 
   StringRef data;
   StringRef fileName;
+  std::vector<Member> members;
 };
+
+/// Inflates a raw deflate stream piece by piece into the caller's buffers,
+/// never producing more than asked for.
+class Inflater {
+public:
+  explicit Inflater(StringRef compressed) : inLeft(compressed.size()) {
+    initialized = ok = inflateInit2(&zs, -MAX_WBITS) == Z_OK;
+    zs.next_in = compressed.bytes_begin();
+  }
+  ~Inflater() {
+    if (initialized)
+      inflateEnd(&zs);
+  }
+  Inflater(const Inflater &) = delete;
+  Inflater &operator=(const Inflater &) = delete;
+
+  /// Fills `out[0, n)` with the next n inflated bytes; false if the stream
+  /// is corrupt or ends first.
+  bool read(uint8_t *out, uint64_t n) {
+    if (!ok)
+      return false;
+    zs.next_out = out;
+    uint64_t outLeft = n;
+    while (outLeft) {
+      if (ended)
+        return ok = false;
+      uInt inChunk = uInt(std::min(inLeft, kChunk));
+      uInt outChunk = uInt(std::min(outLeft, kChunk));
+      zs.avail_in = inChunk;
+      zs.avail_out = outChunk;
+      int rc = inflate(&zs, Z_NO_FLUSH);
+      inLeft -= inChunk - zs.avail_in;
+      outLeft -= outChunk - zs.avail_out;
+      if (rc == Z_STREAM_END)
+        ended = true;
+      else if (rc != Z_OK)
+        return ok = false; // corrupt, or out of input (Z_BUF_ERROR)
+    }
+    return true;
+  }
+
+  /// True if the stream ends here: no byte beyond those read.
+  bool atEnd() {
+    if (!ok || ended)
+      return ok;
+    uint8_t extra;
+    for (;;) {
+      uInt inChunk = uInt(std::min(inLeft, kChunk));
+      zs.next_out = &extra;
+      zs.avail_out = 1;
+      zs.avail_in = inChunk;
+      int rc = inflate(&zs, Z_NO_FLUSH);
+      inLeft -= inChunk - zs.avail_in;
+      if (zs.avail_out == 0)
+        return false; // a byte past the declared size
+      if (rc == Z_STREAM_END)
+        return ended = true;
+      if (rc != Z_OK)
+        return ok = false;
+    }
+  }
+
+private:
+  static constexpr uint64_t kChunk = std::numeric_limits<uInt>::max();
+  z_stream zs{};
+  uint64_t inLeft;
+  bool initialized = false, ok = false, ended = false;
+};
+
+/// The CRC-32 of `bytes`, continuing `crc`.
+uint32_t updateCrc(uint32_t crc, const uint8_t *bytes, uint64_t size) {
+  for (uint64_t done = 0; done < size;) {
+    uInt n = uInt(std::min<uint64_t>(size - done,
+                                     std::numeric_limits<uInt>::max()));
+    crc = uint32_t(crc32(crc, bytes + done, n));
+    done += n;
+  }
+  return crc;
+}
 } // namespace
 
 /// Finds the end of central directory record (and its ZIP64 form, if any).
@@ -190,37 +282,82 @@ llvm::Expected<StringRef> ZipReader::entryData(const Entry &entry) const {
   return data.substr(start, entry.compressedSize);
 }
 
-llvm::Error ZipReader::inflateEntry(StringRef compressed, const Entry &entry,
-                                    std::string &out) const {
-  if (entry.size / kMaxDeflateRatio > compressed.size())
-    return fail("entry '" + entry.name + "': corrupt sizes (" +
-                llvm::Twine(entry.size) + " bytes from " +
-                llvm::Twine(compressed.size()) + " compressed)");
-  out.resize(entry.size);
-  z_stream zs{};
-  if (inflateInit2(&zs, -MAX_WBITS) != Z_OK)
-    return fail("entry '" + entry.name + "': cannot initialize zlib");
-  zs.next_in = compressed.bytes_begin();
-  zs.next_out = reinterpret_cast<Bytef *>(out.data());
-  uint64_t inLeft = compressed.size(), outLeft = out.size();
-  constexpr uint64_t kChunk = std::numeric_limits<uInt>::max();
-  int rc;
-  do {
-    uInt inChunk = uInt(std::min(inLeft, kChunk));
-    uInt outChunk = uInt(std::min(outLeft, kChunk));
-    zs.avail_in = inChunk;
-    zs.avail_out = outChunk;
-    rc = inflate(&zs, Z_NO_FLUSH);
-    inLeft -= inChunk - zs.avail_in;
-    outLeft -= outChunk - zs.avail_out;
-  } while (rc == Z_OK);
-  inflateEnd(&zs);
-  if (rc != Z_STREAM_END || outLeft != 0)
-    return fail("entry '" + entry.name + "': corrupt deflate data");
+/// Reads the .npy header of `member` (inflating only the header) and checks
+/// that the entry's size is what the header declares.
+llvm::Error ZipReader::readHeader(Member &member, StringRef key) const {
+  const Entry &entry = member.entry;
+  std::string what = (fileName + ": entry '" + entry.name + "'").str();
+  StringRef header;
+  std::string inflated;
+  if (entry.method == 0) {
+    header = member.stored;
+  } else {
+    if (entry.size / kMaxDeflateRatio > member.stored.size())
+      return fail("entry '" + entry.name + "': corrupt sizes (" +
+                  llvm::Twine(entry.size) + " bytes from " +
+                  llvm::Twine(member.stored.size()) + " compressed)");
+    // The fixed start (magic, version, length), then the rest of the header.
+    Inflater inflater(member.stored);
+    inflated.resize(std::min<uint64_t>(entry.size, 12));
+    if (!inflater.read(reinterpret_cast<uint8_t *>(inflated.data()),
+                       inflated.size()))
+      return fail("entry '" + entry.name + "': corrupt deflate data");
+    llvm::Expected<uint64_t> size = npyHeaderSize(inflated, what);
+    if (!size)
+      return size.takeError();
+    uint64_t have = inflated.size();
+    inflated.resize(std::max(have, std::min<uint64_t>(*size, entry.size)));
+    if (!inflater.read(reinterpret_cast<uint8_t *>(inflated.data()) + have,
+                       inflated.size() - have))
+      return fail("entry '" + entry.name + "': corrupt deflate data");
+    header = inflated;
+  }
+  llvm::Expected<NpyInfo> npy = parseNpyHeader(header, what);
+  if (!npy)
+    return npy.takeError();
+  member.npy = std::move(*npy);
+  uint64_t declared = member.npy.dataOffset + member.npy.dataBytes;
+  if (declared < member.npy.dataBytes || entry.size != declared)
+    return fail("entry '" + entry.name + "' holds " + llvm::Twine(entry.size) +
+                " bytes, but its .npy header declares " +
+                llvm::Twine(member.npy.dataOffset) + " header and " +
+                llvm::Twine(member.npy.dataBytes) + " data bytes (" +
+                dtypeName(member.npy.dtype) +
+                rnnc::spec::formatShape(member.npy.shape) + ")");
   return llvm::Error::success();
 }
 
-llvm::Expected<std::vector<Array>> ZipReader::read() {
+/// Reads (inflates) the data of `member` straight into `array.bytes`, which
+/// gets exactly the declared size, and checks the CRC.
+llvm::Error ZipReader::readData(const Member &member, Array &array) const {
+  const Entry &entry = member.entry;
+  const NpyInfo &npy = member.npy;
+  array.bytes.resize(npy.dataBytes);
+  uint32_t crc = 0;
+  if (entry.method == 0) {
+    StringRef payload = member.stored.substr(npy.dataOffset);
+    std::copy(payload.bytes_begin(), payload.bytes_end(), array.bytes.begin());
+    crc = updateCrc(0, member.stored.bytes_begin(), member.stored.size());
+  } else {
+    Inflater inflater(member.stored);
+    std::vector<uint8_t> header(npy.dataOffset);
+    if (!inflater.read(header.data(), header.size()) ||
+        !inflater.read(array.bytes.data(), array.bytes.size()))
+      return fail("entry '" + entry.name + "': corrupt deflate data");
+    if (!inflater.atEnd())
+      return fail("entry '" + entry.name + "': inflates to more than the " +
+                  llvm::Twine(entry.size) + " bytes it declares");
+    crc = updateCrc(updateCrc(0, header.data(), header.size()),
+                    array.bytes.data(), array.bytes.size());
+  }
+  if (crc != entry.crc)
+    return fail("entry '" + entry.name + "': crc mismatch (corrupt data)");
+  if (npy.fortranOrder)
+    toRowMajor(array);
+  return llvm::Error::success();
+}
+
+llvm::Error ZipReader::read(bool headersOnly, uint64_t maxBytes) {
   uint64_t count = 0, dirOffset = 0, dirSize = 0;
   if (llvm::Error err = readEnd(count, dirOffset, dirSize))
     return err;
@@ -230,14 +367,13 @@ llvm::Expected<std::vector<Array>> ZipReader::read() {
     return fail("central directory of " + llvm::Twine(dirSize) +
                 " bytes cannot hold " + llvm::Twine(count) + " entries");
 
-  std::vector<Array> arrays;
   llvm::StringSet<> names;
   uint64_t at = dirOffset, dirEnd = dirOffset + dirSize;
   for (uint64_t i = 0; i < count; ++i) {
-    Entry entry;
+    Member member;
+    Entry &entry = member.entry;
     if (llvm::Error err = readCentral(at, dirEnd, entry))
       return err;
-    std::string what = (fileName + ": entry '" + entry.name + "'").str();
     StringRef key = entry.name;
     if (!key.consume_back(".npy"))
       return fail("entry '" + entry.name + "' is not a .npy array");
@@ -248,53 +384,64 @@ llvm::Expected<std::vector<Array>> ZipReader::read() {
     llvm::Expected<StringRef> stored = entryData(entry);
     if (!stored)
       return stored.takeError();
-
-    std::string inflated;
-    StringRef content;
+    member.stored = *stored;
     if (entry.method == 0) {
       if (entry.size != entry.compressedSize)
         return fail("entry '" + entry.name + "': stored entry sizes differ");
-      content = *stored;
-    } else if (entry.method == 8) {
-      if (llvm::Error err = inflateEntry(*stored, entry, inflated))
-        return err;
-      content = inflated;
-    } else {
+    } else if (entry.method != 8) {
       return fail("entry '" + entry.name +
                   "': unsupported compression method " +
                   llvm::Twine(entry.method) +
                   ", expected 0 (stored) or 8 "
                   "(deflate)");
     }
-    uint32_t crc = 0;
-    for (uint64_t done = 0; done < content.size();) {
-      uInt n = uInt(std::min<uint64_t>(content.size() - done,
-                                       std::numeric_limits<uInt>::max()));
-      crc = uInt(crc32(crc, content.bytes_begin() + done, n));
-      done += n;
-    }
-    if (crc != entry.crc)
-      return fail("entry '" + entry.name + "': crc mismatch (corrupt data)");
-    llvm::Expected<Array> array = parseNpy(content, key, what);
-    if (!array)
-      return array.takeError();
-    arrays.push_back(std::move(*array));
+    if (llvm::Error err = readHeader(member, key))
+      return err;
+    infos.push_back(
+        {key.str(), member.npy.dtype, member.npy.shape, member.npy.dataBytes});
+    members.push_back(std::move(member));
   }
-  return arrays;
+  if (llvm::Error err = checkDeclaredBytes(infos, maxBytes, fileName))
+    return err;
+  if (headersOnly)
+    return llvm::Error::success();
+  for (auto [member, info] : llvm::zip_equal(members, infos)) {
+    Array array;
+    array.name = info.name;
+    array.dtype = info.dtype;
+    array.shape = info.shape;
+    if (llvm::Error err = readData(member, array))
+      return err;
+    arrays.push_back(std::move(array));
+  }
+  return llvm::Error::success();
 }
 
-llvm::Expected<std::vector<Array>> rnnc::weights::parseNpz(StringRef data,
-                                                           StringRef fileName) {
-  return ZipReader(data, fileName).read();
+llvm::Expected<std::vector<Array>>
+rnnc::weights::parseNpz(StringRef data, StringRef fileName, uint64_t maxBytes) {
+  ZipReader reader(data, fileName);
+  if (llvm::Error err = reader.read(/*headersOnly=*/false, maxBytes))
+    return err;
+  return std::move(reader.arrays);
 }
 
-llvm::Expected<std::vector<Array>> rnnc::weights::readNpz(StringRef path) {
+llvm::Expected<std::vector<ArrayInfo>>
+rnnc::weights::parseNpzHeaders(StringRef data, StringRef fileName) {
+  ZipReader reader(data, fileName);
+  if (llvm::Error err = reader.read(/*headersOnly=*/true,
+                                    std::numeric_limits<uint64_t>::max()))
+    return err;
+  return std::move(reader.infos);
+}
+
+llvm::Expected<std::vector<Array>> rnnc::weights::readNpz(StringRef path,
+                                                          uint64_t maxBytes) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
     return llvm::createStringError("cannot open '" + path +
                                    "': " + buffer.getError().message());
-  return parseNpz((*buffer)->getBuffer(), path);
+  return parseNpz((*buffer)->getBuffer(), path, maxBytes);
 }
 
 //===----------------------------------------------------------------------===//

@@ -47,10 +47,12 @@ static bool parseInts(const llvm::json::Value *value,
   return true;
 }
 
-/// Decodes the header entry `name` into an Array whose data lies in `body`.
+/// Decodes the header entry `name` into an Array without its data, and
+/// sets `slice` to where the data lies in `body`.
 static llvm::Expected<Array> parseTensor(StringRef name,
                                          const llvm::json::Value &value,
-                                         StringRef body, StringRef fileName) {
+                                         StringRef body, StringRef fileName,
+                                         StringRef &slice) {
   auto bad = [&](const llvm::Twine &msg) {
     return fail(fileName, "tensor '" + name + "': " + msg);
   };
@@ -87,8 +89,7 @@ static llvm::Expected<Array> parseTensor(StringRef name,
     return bad("data_offsets span " + llvm::Twine(end - begin) +
                " bytes, expected " + llvm::Twine(bytes) + " for " +
                dtypeName(array.dtype) + rnnc::spec::formatShape(array.shape));
-  StringRef slice = body.slice(begin, end);
-  array.bytes.assign(slice.bytes_begin(), slice.bytes_end());
+  slice = body.slice(begin, end);
   return array;
 }
 
@@ -128,8 +129,11 @@ static std::vector<StringRef> topLevelKeys(StringRef json) {
   return keys;
 }
 
-llvm::Expected<std::vector<Array>>
-rnnc::weights::parseSafetensors(StringRef data, StringRef fileName) {
+/// The tensors of a file without their data, with where each one's data
+/// lies in `data`.
+static llvm::Error parseHeader(StringRef data, StringRef fileName,
+                               std::vector<Array> &arrays,
+                               std::vector<StringRef> &slices) {
   if (data.size() < 8)
     return fail(fileName, "truncated safetensors file: " +
                               llvm::Twine(data.size()) + " bytes");
@@ -167,23 +171,56 @@ rnnc::weights::parseSafetensors(StringRef data, StringRef fileName) {
       names.push_back(kv.first);
   llvm::sort(names);
   StringRef body = data.substr(8 + headerSize);
-  std::vector<Array> arrays;
   for (StringRef name : names) {
+    StringRef slice;
     llvm::Expected<Array> array =
-        parseTensor(name, *object->get(name), body, fileName);
+        parseTensor(name, *object->get(name), body, fileName, slice);
     if (!array)
       return array.takeError();
     arrays.push_back(std::move(*array));
+    slices.push_back(slice);
   }
-  return arrays;
+  return llvm::Error::success();
+}
+
+static std::vector<ArrayInfo> infosOf(const std::vector<Array> &arrays,
+                                      const std::vector<StringRef> &slices) {
+  std::vector<ArrayInfo> infos;
+  for (auto [array, slice] : llvm::zip_equal(arrays, slices))
+    infos.push_back({array.name, array.dtype, array.shape, slice.size()});
+  return infos;
 }
 
 llvm::Expected<std::vector<Array>>
-rnnc::weights::readSafetensors(StringRef path) {
+rnnc::weights::parseSafetensors(StringRef data, StringRef fileName,
+                                uint64_t maxBytes) {
+  std::vector<Array> arrays;
+  std::vector<StringRef> slices;
+  if (llvm::Error err = parseHeader(data, fileName, arrays, slices))
+    return err;
+  if (llvm::Error err =
+          checkDeclaredBytes(infosOf(arrays, slices), maxBytes, fileName))
+    return err;
+  for (auto [array, slice] : llvm::zip_equal(arrays, slices))
+    array.bytes.assign(slice.bytes_begin(), slice.bytes_end());
+  return arrays;
+}
+
+llvm::Expected<std::vector<ArrayInfo>>
+rnnc::weights::parseSafetensorsHeaders(StringRef data, StringRef fileName) {
+  std::vector<Array> arrays;
+  std::vector<StringRef> slices;
+  if (llvm::Error err = parseHeader(data, fileName, arrays, slices))
+    return err;
+  return infosOf(arrays, slices);
+}
+
+llvm::Expected<std::vector<Array>>
+rnnc::weights::readSafetensors(StringRef path, uint64_t maxBytes) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
     return llvm::createStringError("cannot open '" + path +
                                    "': " + buffer.getError().message());
-  return parseSafetensors((*buffer)->getBuffer(), path);
+  return parseSafetensors((*buffer)->getBuffer(), path, maxBytes);
 }

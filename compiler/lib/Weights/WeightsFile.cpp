@@ -34,6 +34,67 @@ static llvm::Expected<std::vector<Array>> parseArrays(StringRef data,
                         "(np.savez) or a .safetensors file");
 }
 
+/// The headers of a file in whichever format its first bytes show.
+static llvm::Expected<std::vector<ArrayInfo>>
+parseArrayInfos(StringRef data, StringRef fileName) {
+  if (data.starts_with("\x93NUMPY"))
+    return fail(fileName, "a single .npy array, expected an .npz archive "
+                          "(np.savez) or a .safetensors file");
+  if (data.size() >= 9 && data[8] == '{')
+    return parseSafetensorsHeaders(data, fileName);
+  if (data.starts_with("PK"))
+    return parseNpzHeaders(data, fileName);
+  return fail(fileName, "unknown weights format, expected an .npz archive "
+                        "(np.savez) or a .safetensors file");
+}
+
+/// The param key of the array `name` (without `params/`), checked like
+/// parseWeights checks it; `original` maps the keys seen so far to their
+/// names in the file.
+static llvm::Expected<std::string>
+paramKey(StringRef name, StringRef fileName,
+         std::map<std::string, std::string> &original) {
+  StringRef key = name;
+  key.consume_front("params/");
+  if (key.empty())
+    return fail(fileName, "array '" + name + "' has an empty key");
+  auto [it, inserted] = original.try_emplace(key.str(), name.str());
+  if (!inserted)
+    return fail(fileName, "arrays '" + it->second + "' and '" + name +
+                              "' both give param '" + key + "'");
+  return key.str();
+}
+
+llvm::Expected<ParamShapes> rnnc::parseWeightShapes(StringRef data,
+                                                    StringRef fileName) {
+  llvm::Expected<std::vector<ArrayInfo>> infos =
+      parseArrayInfos(data, fileName);
+  if (!infos)
+    return infos.takeError();
+  ParamShapes shapes;
+  std::map<std::string, std::string> original;
+  for (const ArrayInfo &info : *infos) {
+    llvm::Expected<std::string> key = paramKey(info.name, fileName, original);
+    if (!key)
+      return key.takeError();
+    if (!isFloatingPoint(info.dtype))
+      return fail(fileName, "param '" + *key + "' has dtype " +
+                                dtypeName(info.dtype) +
+                                ", expected a floating-point dtype");
+    shapes[*key] = info.shape;
+  }
+  return shapes;
+}
+
+llvm::Expected<ParamShapes> rnnc::readWeightShapes(StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError("cannot open '" + path +
+                                   "': " + buffer.getError().message());
+  return parseWeightShapes((*buffer)->getBuffer(), path);
+}
+
 llvm::Expected<ParamTree>
 rnnc::parseWeights(StringRef data, StringRef fileName,
                    std::vector<std::string> &warnings,
@@ -43,15 +104,12 @@ rnnc::parseWeights(StringRef data, StringRef fileName,
     return arrays.takeError();
   ParamTree tree;
   std::map<std::string, std::string> original; // key -> name in the file
-  for (const Array &array : *arrays) {
-    StringRef key = array.name;
-    key.consume_front("params/");
-    if (key.empty())
-      return fail(fileName, "array '" + array.name + "' has an empty key");
-    auto [it, inserted] = original.try_emplace(key.str(), array.name);
-    if (!inserted)
-      return fail(fileName, "arrays '" + it->second + "' and '" + array.name +
-                                "' both give param '" + key + "'");
+  for (Array &array : *arrays) {
+    llvm::Expected<std::string> checkedKey =
+        paramKey(array.name, fileName, original);
+    if (!checkedKey)
+      return checkedKey.takeError();
+    StringRef key = *checkedKey;
     if (!isFloatingPoint(array.dtype) && nonFloat) {
       (*nonFloat)[key.str()] = dtypeName(array.dtype);
       continue;
@@ -61,6 +119,9 @@ rnnc::parseWeights(StringRef data, StringRef fileName,
                                 dtypeName(array.dtype) +
                                 ", expected a floating-point dtype");
     llvm::Expected<std::vector<float>> values = toFloat32(array);
+    // Each array's bytes go as soon as they are converted: the file's data
+    // is held once, not twice.
+    std::vector<uint8_t>().swap(array.bytes);
     if (!values)
       return fail(fileName, llvm::toString(values.takeError()));
     if (array.dtype != DType::F32)
@@ -88,23 +149,19 @@ rnnc::listWeights(StringRef path) {
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer = readFile(path);
   if (!buffer)
     return buffer.takeError();
-  llvm::Expected<std::vector<Array>> arrays =
-      parseArrays((*buffer)->getBuffer(), path);
-  if (!arrays)
-    return arrays.takeError();
+  // Headers only: a listing never inflates an array.
+  llvm::Expected<std::vector<ArrayInfo>> infos =
+      parseArrayInfos((*buffer)->getBuffer(), path);
+  if (!infos)
+    return infos.takeError();
   std::vector<WeightsEntry> entries;
   std::map<std::string, std::string> original;
-  for (const Array &array : *arrays) {
-    StringRef key = array.name;
-    key.consume_front("params/");
-    if (key.empty())
-      return fail(path, "array '" + array.name + "' has an empty key");
-    auto [it, inserted] = original.try_emplace(key.str(), array.name);
-    if (!inserted)
-      return fail(path, "arrays '" + it->second + "' and '" + array.name +
-                            "' both give param '" + key + "'");
-    entries.push_back({key.str(), dtypeName(array.dtype), array.shape,
-                       int64_t(array.bytes.size())});
+  for (const ArrayInfo &info : *infos) {
+    llvm::Expected<std::string> key = paramKey(info.name, path, original);
+    if (!key)
+      return key.takeError();
+    entries.push_back({*key, dtypeName(info.dtype), info.shape,
+                       int64_t(info.numBytes)});
   }
   llvm::sort(entries, [](const WeightsEntry &a, const WeightsEntry &b) {
     return a.key < b.key;

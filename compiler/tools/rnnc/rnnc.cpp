@@ -149,6 +149,14 @@ static std::vector<std::string> ignoreGlobs() {
   return std::vector<std::string>(ignoreParams.begin(), ignoreParams.end());
 }
 
+static cl::opt<uint64_t> maxWeightsBytes(
+    "max-weights-bytes",
+    cl::desc("Refuse a weights or inputs file whose arrays declare more "
+             "bytes of data than this, before reading any (default: 2 GiB)"),
+    cl::init(rnnc::weights::kDefaultMaxWeightsBytes), cl::value_desc("bytes"),
+    cl::sub(checkCommand), cl::sub(compileCommand), cl::sub(runCommand),
+    cl::cat(rnncCategory));
+
 static void error(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "rnnc") << message << "\n";
 }
@@ -301,6 +309,7 @@ static int runOnSpec(SpecAction action) {
   return mlir::succeeded(result) ? 0 : 1;
 }
 
+/// Reads only the array headers: a file's size costs inspect nothing.
 static int runInspect() {
   llvm::Expected<std::vector<WeightsEntry>> entries = listWeights(inspectFile);
   if (!entries) {
@@ -332,6 +341,7 @@ int main(int argc, char **argv) {
       "  rnnc inspect WEIGHTS [--flat]        print a weights file's params\n"
       "  rnnc compile SPEC --weights W -o DIR [--emit=obj|c|llvm|asm|mlir]\n"
       "  rnnc run SPEC --weights W --inputs IN.npz --output OUT.npz\n");
+  rnnc::weights::setMaxWeightsBytes(maxWeightsBytes);
   if (checkCommand)
     return runOnSpec(checkAction);
   if (inspectCommand)

@@ -256,6 +256,55 @@ TEST(NpzTest, RoundTripsThroughOwnReader) {
   llvm::sys::fs::remove(path);
 }
 
+TEST(NpzTest, ChecksDeclaredSizesAgainstTheLimitFirst) {
+  std::vector<Array> arrays = sampleArrays();
+  llvm::Expected<std::string> bytes = serializeNpz(arrays);
+  ASSERT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
+  // 24 + 24 + 8 + 8 + 8 + 2 + 3 + 4 + 0 bytes of data in all.
+  EXPECT_TRUE(bool(parseNpz(*bytes, "mem.npz", 81)));
+  EXPECT_EQ(errorText(parseNpz(*bytes, "mem.npz", 80).takeError()),
+            "mem.npz: the arrays declare 81 bytes of data, more than the "
+            "limit of 80 (--max-weights-bytes); the largest is "
+            "'enc/cell/hi/kernel' with 24 bytes (float32[2, 3])");
+  // The limit is the process default unless given.
+  uint64_t saved = maxWeightsBytes();
+  EXPECT_EQ(saved, kDefaultMaxWeightsBytes);
+  setMaxWeightsBytes(10);
+  EXPECT_NE(errorText(parseNpz(*bytes, "mem.npz").takeError()), "");
+  setMaxWeightsBytes(saved);
+}
+
+TEST(NpzTest, ReadsHeadersWithoutData) {
+  std::vector<Array> arrays = sampleArrays();
+  llvm::Expected<std::string> bytes = serializeNpz(arrays);
+  ASSERT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
+  llvm::Expected<std::vector<ArrayInfo>> infos =
+      parseNpzHeaders(*bytes, "mem.npz");
+  ASSERT_TRUE(bool(infos)) << llvm::toString(infos.takeError());
+  ASSERT_EQ(infos->size(), arrays.size());
+  for (size_t i = 0; i < arrays.size(); ++i) {
+    EXPECT_EQ((*infos)[i].name, arrays[i].name);
+    EXPECT_EQ((*infos)[i].dtype, arrays[i].dtype);
+    EXPECT_EQ((*infos)[i].shape, arrays[i].shape);
+    EXPECT_EQ((*infos)[i].numBytes, arrays[i].bytes.size());
+  }
+}
+
+TEST(NpzTest, EntrySizeMustMatchTheNpyHeader) {
+  // The header of a stored float32[2] entry, changed to claim float32[3]:
+  // the entry's size and its header disagree before any data is read.
+  Array two = makeArray("w", DType::F32, {2}, std::vector<uint8_t>(8, 0));
+  llvm::Expected<std::string> zip = serializeNpz({two});
+  ASSERT_TRUE(bool(zip));
+  std::string archive = *zip;
+  size_t shape = archive.find("(2,)");
+  ASSERT_NE(shape, std::string::npos);
+  archive[shape + 1] = '3';
+  EXPECT_EQ(parseError(archive),
+            "t.npz: entry 'w.npy' holds 136 bytes, but its .npy header "
+            "declares 128 header and 12 data bytes (float32[3])");
+}
+
 TEST(NpzTest, SerializeRejectsWhatNumpyCannotStore) {
   Array bf16 = makeArray("b", DType::BF16, {1}, {0, 0});
   EXPECT_EQ(errorText(serializeNpz({bf16}).takeError()),

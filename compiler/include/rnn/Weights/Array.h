@@ -46,6 +46,35 @@ struct Array {
   }
 };
 
+/// What a weights file declares about one array, read from its header alone
+/// (no data read or inflated).
+struct ArrayInfo {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  uint64_t numBytes = 0; ///< the product of the shape times dtypeSize(dtype)
+};
+
+/// The default most bytes of array data a weights file may declare in all
+/// (`rnnc --max-weights-bytes`): 2 GiB, 512M float32 parameters, far more
+/// than any recurrent model rnnc compiles.
+constexpr uint64_t kDefaultMaxWeightsBytes = uint64_t(2) << 30;
+
+/// The limit every reader checks the declared sizes against before it reads
+/// or inflates any array data: kDefaultMaxWeightsBytes unless
+/// setMaxWeightsBytes() changed it (the rnnc driver does, from
+/// --max-weights-bytes).
+uint64_t maxWeightsBytes();
+void setMaxWeightsBytes(uint64_t bytes);
+
+/// An error when the arrays of `infos` declare more than `maxBytes` bytes in
+/// all, naming the total, the limit and the largest array:
+///   w.npz: the arrays declare 4400000000 bytes of data, more than the limit
+///   of 2147483648 (--max-weights-bytes); the largest is 'w' with 4400000000
+///   bytes (float32[1100000000])
+llvm::Error checkDeclaredBytes(llvm::ArrayRef<ArrayInfo> infos,
+                               uint64_t maxBytes, llvm::StringRef fileName);
+
 /// The number of elements of `shape` and their size in bytes, or an error
 /// naming `what` when a dimension is negative or the size overflows.
 llvm::Error checkShape(llvm::ArrayRef<int64_t> shape, DType dtype,

@@ -19,11 +19,20 @@
 namespace rnnc::weights {
 
 /// Reads every tensor of the .safetensors file at `path`, sorted by name.
-llvm::Expected<std::vector<Array>> readSafetensors(llvm::StringRef path);
+/// The header is checked whole, and the declared sizes against `maxBytes`
+/// (checkDeclaredBytes), before any data is copied.
+llvm::Expected<std::vector<Array>>
+readSafetensors(llvm::StringRef path, uint64_t maxBytes = maxWeightsBytes());
 
 /// Same, from the bytes of a file; `fileName` only names it in errors.
-llvm::Expected<std::vector<Array>> parseSafetensors(llvm::StringRef data,
-                                                    llvm::StringRef fileName);
+llvm::Expected<std::vector<Array>>
+parseSafetensors(llvm::StringRef data, llvm::StringRef fileName,
+                 uint64_t maxBytes = maxWeightsBytes());
+
+/// The name, dtype and shape of every tensor, sorted by name, from the
+/// header alone (checked as by parseSafetensors; no data is copied).
+llvm::Expected<std::vector<ArrayInfo>>
+parseSafetensorsHeaders(llvm::StringRef data, llvm::StringRef fileName);
 
 } // namespace rnnc::weights
 

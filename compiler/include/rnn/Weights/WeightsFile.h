@@ -10,6 +10,7 @@
 #ifndef RNN_WEIGHTS_WEIGHTSFILE_H
 #define RNN_WEIGHTS_WEIGHTSFILE_H
 
+#include "rnn/Weights/Array.h"
 #include "rnn/Weights/Params.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -59,6 +60,19 @@ llvm::Expected<std::vector<WeightsEntry>> listWeights(llvm::StringRef path);
 ///   2 arrays, 65 parameters, 260 bytes
 void printWeightsListing(llvm::raw_ostream &os,
                          const std::vector<WeightsEntry> &entries, bool flat);
+
+/// The shape of every param of a weights file, keyed like a ParamTree.
+using ParamShapes = std::map<std::string, std::vector<int64_t>>;
+
+/// The keys and shapes of the weights file at `path`, from the array headers
+/// alone: no array data is read or inflated, so this costs time and memory
+/// in the number of arrays, not their sizes (`rnnc inspect`). Keys and
+/// dtypes are checked as by readWeights.
+llvm::Expected<ParamShapes> readWeightShapes(llvm::StringRef path);
+
+/// Same, from the bytes of a file; `fileName` only names it in messages.
+llvm::Expected<ParamShapes> parseWeightShapes(llvm::StringRef data,
+                                              llvm::StringRef fileName);
 
 /// Prints `tree` for `rnnc inspect`: one line per path component, indented
 /// two spaces per level, each array with its dtype and shape, then a total:

@@ -82,7 +82,8 @@ RankedTensorType ScanLowering::carryType(unsigned i) {
 }
 
 int64_t ScanLowering::unrollFactor() {
-  return std::min<int64_t>(op.getUnroll(), op.getNumSteps());
+  return std::min<int64_t>(
+      {int64_t(op.getUnroll()), int64_t(op.getNumSteps()), kMaxUnroll});
 }
 
 int64_t ScanLowering::loopSteps() {

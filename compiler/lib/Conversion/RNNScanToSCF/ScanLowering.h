@@ -15,6 +15,14 @@
 
 namespace mlir::rnn {
 
+/// The most steps one iteration of a time loop runs. `unroll` is only a
+/// code-generation hint (it never changes a result), and each unrolled step
+/// is one more copy of the cell that every later pass, one-shot
+/// bufferization above all, works through superlinearly: a larger `unroll`
+/// is applied as this many, which keeps compile time and memory linear in
+/// the model (docs/Reliability.md).
+constexpr int64_t kMaxUnroll = 4;
+
 /// Offsets, sizes and strides of `count` entries of `type` from `offset`
 /// along `axis` (all of every other dim).
 struct AxisSlice {
@@ -62,7 +70,8 @@ struct ScanLowering {
   /// The type of carry `i` (batch dims first).
   RankedTensorType carryType(unsigned i);
 
-  /// Steps per iteration of the time loop: `unroll`, at most T.
+  /// Steps per iteration of the time loop: `unroll`, at most T and at most
+  /// kMaxUnroll.
   int64_t unrollFactor();
 
   /// The steps the time loop runs (a multiple of unrollFactor()); the

@@ -23,6 +23,15 @@ constexpr llvm::StringLiteral kWorkspaceAttrName = "rnn.workspace";
 /// On the module: the workspace bytes its entry point needs (an i64).
 constexpr llvm::StringLiteral kWorkspaceSizeAttrName = "rnn.workspace_size";
 
+/// The entry point's status when a buffer it needs is NULL or the workspace
+/// is misaligned (<NAME>_ERROR_ARGUMENT in the header, RNNRT_ERROR_ARGUMENT).
+constexpr int32_t kStatusArgument = 2;
+/// The alignment (bytes) the entry point checks the workspace for: that of
+/// the float and int32 buffers carved out of it, which every load and store
+/// the generated code makes assumes and no more (vector accesses are
+/// unaligned). WORKSPACE_ALIGNMENT (64, a cache line) is faster.
+constexpr int64_t kMinWorkspaceAlignment = 4;
+
 } // namespace mlir::rnn
 
 #endif // RNN_IR_RNNDIALECT_H

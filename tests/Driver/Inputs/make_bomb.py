@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Writes .npz decompression bombs for weights-bomb.test.
+
+  make_bomb.py OUT.npz KEY ELEMENTS [--declare N] [--crc]
+
+One deflated entry KEY.npy: a float32 .npy header declaring a shape of
+[N] (default: ELEMENTS), then ELEMENTS * 4 zero bytes, compressed about
+1000 to 1. The central directory gives the entry's size as the header's plus
+N * 4, so with N < ELEMENTS the stream inflates past its declared size.
+
+The stream is built from one compressed megabyte repeated (after a full
+flush the compressor starts afresh, so every megabyte of zeros compresses to
+the same bytes): writing a 4.4 GB bomb takes well under a second. The CRC
+is 0, wrong on purpose unless --crc computes it (slow for large bombs):
+a reader that refuses the file before inflating its data never gets there.
+"""
+import argparse
+import struct
+import zlib
+
+MB = 1 << 20
+
+
+def npy_header(elements):
+    d = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }" % elements
+    total = 10 + len(d) + 1
+    d += " " * ((64 - total % 64) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(d)) + d.encode()
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("out")
+    p.add_argument("key")
+    p.add_argument("elements", type=int)
+    p.add_argument("--declare", type=int)
+    p.add_argument("--crc", action="store_true")
+    a = p.parse_args()
+    declared = a.elements if a.declare is None else a.declare
+    header = npy_header(declared)
+    data_bytes = a.elements * 4
+
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    parts = [c.compress(header) + c.flush(zlib.Z_FULL_FLUSH)]
+    whole, rest = divmod(data_bytes, MB)
+    if whole:
+        mb = c.compress(bytes(MB)) + c.flush(zlib.Z_FULL_FLUSH)
+        again = c.compress(bytes(MB)) + c.flush(zlib.Z_FULL_FLUSH)
+        assert mb == again, "a full flush did not restart the compressor"
+        parts.append(mb * whole)
+    parts.append(c.compress(bytes(rest)) + c.flush())
+    stream = b"".join(parts)
+
+    crc = 0
+    if a.crc:
+        crc = zlib.crc32(header)
+        zeros = bytes(MB)
+        for _ in range(whole):
+            crc = zlib.crc32(zeros, crc)
+        crc = zlib.crc32(bytes(rest), crc) & 0xFFFFFFFF
+
+    name = (a.key + ".npy").encode()
+    size = len(header) + declared * 4
+    zip64 = size >= 0xFFFFFFFF
+    extra = struct.pack("<HHQ", 1, 8, size) if zip64 else b""
+    size32 = 0xFFFFFFFF if zip64 else size
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0, 8, 0, 0x21, crc,
+                        len(stream), size32, len(name), len(extra))
+    out = local + name + extra + stream
+    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45, 45, 0, 8, 0,
+                          0x21, crc, len(stream), size32, len(name),
+                          len(extra), 0, 0, 0, 0, 0) + name + extra
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(central),
+                      len(out), 0)
+    with open(a.out, "wb") as f:
+        f.write(out + central + end)
+
+
+if __name__ == "__main__":
+    main()
