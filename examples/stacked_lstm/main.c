@@ -20,7 +20,7 @@ enum {
            STACKED_LSTM_OUTPUT_FEATURES,
   C_SIZE = STACKED_LSTM_CARRY_LSTM_0_C_SIZE, /* [B][H], every layer */
   LAYERS = 3,
-  RUNS = 25
+  RUNS = EXAMPLE_RUNS
 };
 
 static float y[Y_SIZE];
