@@ -1,11 +1,19 @@
 /* example_util.h: small helpers shared by the examples' main.c files:
  * comparing outputs with expected values, timing, aligning a workspace and
- * checking the error-status contract. Include it first: it asks for POSIX's
- * clock_gettime, which strict C99 headers hide otherwise. */
+ * checking the error-status contract. Include it first: on POSIX systems it
+ * asks for clock_gettime, which strict C99 headers hide otherwise.
+ *
+ * Portable to bare-metal C libraries (newlib, picolibc): nothing here needs
+ * more than C99's <stdio.h>, <string.h>, <math.h> and <time.h>, and sizes
+ * print as unsigned long (newlib-nano has no %zu). Timing is a hook: define
+ * EXAMPLE_NOW() as an expression giving seconds as a double (say, a cycle
+ * counter over the clock rate) before including this file; without it,
+ * POSIX systems use clock_gettime(CLOCK_MONOTONIC) and others C's clock(). */
 #ifndef EXAMPLE_UTIL_H
 #define EXAMPLE_UTIL_H
 
-#ifndef _POSIX_C_SOURCE
+#if !defined(EXAMPLE_NOW) && (defined(__unix__) || defined(__APPLE__)) && \
+    !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 199309L
 #endif
 
@@ -15,6 +23,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+/* How many runs the examples time (the median is printed); emulated runs
+ * build with -DEXAMPLE_RUNS=1. */
+#ifndef EXAMPLE_RUNS
+#define EXAMPLE_RUNS 25
+#endif
 
 /* The generated code computes in float32; the expected values come from a
  * float64 numpy model of Flax's maths. */
@@ -40,7 +54,8 @@ static inline void exampleCompare(ExampleCheck *check, const char *what,
     if (!(err <= check->maxError)) /* also catches NaN */
       check->maxError = isnan(err) ? INFINITY : err;
     if (!ok && check->mismatches++ < 5)
-      printf("  MISMATCH %s[%zu]: got %.9g, expected %.9g\n", what, i,
+      printf("  MISMATCH %s[%lu]: got %.9g, expected %.9g\n", what,
+             (unsigned long)i,
              (double)got[i], (double)want[i]);
   }
   check->compared += n;
@@ -49,21 +64,29 @@ static inline void exampleCompare(ExampleCheck *check, const char *what,
 /* Prints the line the lit test checks; returns the process exit status. */
 static inline int exampleReport(const char *name, const ExampleCheck *check) {
   if (check->mismatches == 0) {
-    printf("%s: all %zu outputs match the numpy model of Flax "
+    printf("%s: all %lu outputs match the numpy model of Flax "
            "(max abs error %.2g)\n",
-           name, check->compared, check->maxError);
+           name, (unsigned long)check->compared, check->maxError);
     return 0;
   }
-  printf("%s: FAILED: %zu of %zu outputs differ from the numpy model of Flax "
+  printf("%s: FAILED: %lu of %lu outputs differ from the numpy model of Flax "
          "(max abs error %.2g)\n",
-         name, check->mismatches, check->compared, check->maxError);
+         name, (unsigned long)check->mismatches,
+         (unsigned long)check->compared, check->maxError);
   return 1;
 }
 
+/* Seconds since some fixed point. */
 static inline double exampleNow(void) {
+#if defined(EXAMPLE_NOW)
+  return EXAMPLE_NOW();
+#elif defined(__unix__) || defined(__APPLE__)
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#else
+  return (double)clock() / CLOCKS_PER_SEC;
+#endif
 }
 
 /* The median of times[0..n), n <= 64; sorts times. */

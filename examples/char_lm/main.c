@@ -21,7 +21,7 @@ enum {
   T = CHAR_LM_TIME,
   V = CHAR_LM_OUTPUT_FEATURES, /* the vocabulary */
   Y_SIZE = CHAR_LM_OUTPUT_SIZE, /* y[B][T][V] */
-  RUNS = 25
+  RUNS = EXAMPLE_RUNS
 };
 
 /* Outputs and workspace: static, the generated code never allocates. */

@@ -26,7 +26,7 @@ enum {
   Y_SIZE = KWS_OUTPUT_SIZE, /* y[B][CLASSES]: class probabilities */
   C_SIZE = KWS_CARRY_ENCODER_FORWARD_H_SIZE, /* [B][H] */
   H = C_SIZE / KWS_BATCH_DIM_0,
-  RUNS = 25
+  RUNS = EXAMPLE_RUNS
 };
 
 /* Outputs and workspace: static, the generated code never allocates. */

@@ -22,7 +22,7 @@ enum {
   ENC_Y_SIZE = ENCODER_BATCH_DIM_0 * ENCODER_TIME * ENCODER_OUTPUT_FEATURES,
   DEC_Y_SIZE = DECODER_BATCH_DIM_0 * DECODER_TIME * DECODER_OUTPUT_FEATURES,
   C_SIZE = ENCODER_CARRY_ENC_H_SIZE, /* [B][H] */
-  RUNS = 25
+  RUNS = EXAMPLE_RUNS
 };
 
 /* The two calls run one after the other, so they can share a workspace. */

@@ -24,7 +24,7 @@ enum {
   B = STACKED_LSTM_BATCH_DIM_0,
   T = STACKED_LSTM_TIME,
   Y_SIZE = STACKED_LSTM_OUTPUT_SIZE, /* y[B][1] */
-  RUNS = 25
+  RUNS = EXAMPLE_RUNS
 };
 
 /* Outputs and workspace: static, the generated code never allocates. */

@@ -138,7 +138,9 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   if (codegen.path == CodegenPath::LLVM) {
     llvm::Expected<MatmulBlock> block = selectMatmulBlock(options.target);
     if (!block) {
-      emitError(module->getLoc()) << llvm::toString(block.takeError());
+      // About --target and --cpu, not a line of the spec.
+      llvm::WithColor::error(llvm::errs(), "rnnc")
+          << llvm::toString(block.takeError()) << "\n";
       return failure();
     }
     codegen.blockRows = block->rows;
@@ -190,7 +192,8 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   llvm::SmallString<0> buffer;
   llvm::raw_svector_ostream os(buffer);
   if (llvm::Error error = emitNative(*module, options.target, kind, os)) {
-    emitError(module->getLoc()) << llvm::toString(std::move(error));
+    llvm::WithColor::error(llvm::errs(), "rnnc")
+        << llvm::toString(std::move(error)) << "\n";
     return failure();
   }
   compiled.code = std::string(buffer.str());
