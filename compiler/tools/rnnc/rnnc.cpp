@@ -18,6 +18,7 @@
 #include "rnn/Driver/Driver.h"
 #include "rnn/Spec/ModelShapes.h"
 #include "rnn/Spec/Parser.h"
+#include "rnn/Version.h"
 #include "rnn/Weights/Binding.h"
 #include "rnn/Weights/WeightsFile.h"
 
@@ -25,6 +26,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -319,8 +321,16 @@ static bool require(bool present, llvm::StringRef option,
   return present;
 }
 
+/// `rnnc --version`: what a bug report needs to name this build.
+static void printVersion(llvm::raw_ostream &os) {
+  os << "rnnc " << RNNC_VERSION << " (git " << RNNC_GIT_REVISION << ")\n"
+     << "  spec format version " << RNNC_SPEC_FORMAT_VERSION << "\n"
+     << "  LLVM " << LLVM_VERSION_STRING << "\n";
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  cl::SetVersionPrinter(printVersion);
   for (cl::SubCommand *command :
        {&cl::SubCommand::getTopLevel(), &checkCommand, &inspectCommand,
         &compileCommand, &runCommand})
