@@ -159,6 +159,9 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
        << model.layers.front().numEmbeddings << " */\n";
   os << "\n";
 
+  if (llvm::Error error = emitInfoDeclarations(module, model, os))
+    return error;
+
   os << "/* Runs the model. Inputs, then outputs, then the workspace:\n";
   SmallVector<std::string> params;
   for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
