@@ -190,6 +190,26 @@ static mlir::LogicalResult writeFile(llvm::StringRef path,
   return mlir::success();
 }
 
+/// The one line `rnnc compile -o DIR` prints on stdout (README, "Using
+/// rnnc"): params and FLOPs per step as `rnnc check` counts them, the
+/// workspace, the code (an object's executable sections; for the other
+/// kinds the file's bytes, named by kind) and the weights' constant data.
+static void printCompileSummary(llvm::raw_ostream &os,
+                                const spec::Model &model,
+                                const Compiled &compiled) {
+  os << model.name << ": " << spec::numParams(model) << " params, "
+     << spec::flopsPerStep(model) << " FLOPs/step, workspace "
+     << compiled.workspaceSize << " bytes, ";
+  if (compiled.codeBytes >= 0)
+    os << "code " << compiled.codeBytes << " bytes";
+  else
+    os << (emitKind == Emit::C        ? "C source "
+           : emitKind == Emit::LLVMIR ? "LLVM IR "
+                                      : "assembly ")
+       << compiled.code.size() << " bytes";
+  os << ", weights " << compiled.weightsBytes << " bytes\n";
+}
+
 static mlir::LogicalResult compileAction(llvm::SourceMgr &sourceMgr,
                                          mlir::MLIRContext &ctx,
                                          llvm::raw_ostream &os) {
@@ -222,6 +242,8 @@ static mlir::LogicalResult compileAction(llvm::SourceMgr &sourceMgr,
     if (mlir::failed(writeFile(header, compiled->header)))
       return mlir::failure();
   }
+  if (emitKind != Emit::MLIR)
+    printCompileSummary(os, loaded->model, *compiled);
   auto seconds = std::chrono::duration<double>(
                      std::chrono::steady_clock::now() - start)
                      .count();
