@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace rnnc;
@@ -61,6 +62,28 @@ std::string cType(Type type) {
   return type.isInteger(32) ? "int32_t" : "float";
 }
 
+/// " *   initial_carry_k and carry_k\n" for each input initial_carry/k
+/// whose output carry/k exists: the arguments that may alias (see
+/// --rnn-create-entry-point, which leaves them without noalias).
+std::string inPlaceCarries(func::FuncOp entry) {
+  llvm::StringSet<> outputs;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
+    if (auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName))
+      if (entry.getArgAttr(i, rnn::kOutputAttrName))
+        outputs.insert(name.getValue());
+  std::string lines;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
+    auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
+    if (!name || entry.getArgAttr(i, rnn::kOutputAttrName))
+      continue;
+    StringRef key = name.getValue();
+    if (key.consume_front("initial_") && outputs.contains(key))
+      lines += " *   " + parameterName(name.getValue()) + " and " +
+               parameterName(key) + "\n";
+  }
+  return lines;
+}
+
 } // namespace
 
 llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
@@ -87,8 +110,10 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
      << " * keeps no state between calls and never allocates: pass a\n"
      << " * workspace of " << prefix << "WORKSPACE_SIZE bytes aligned to "
      << prefix << "WORKSPACE_ALIGNMENT.\n"
-     << " * The buffers of a call must not overlap; calls on different\n"
-     << " * buffers may run concurrently. */\n"
+     << " * The buffers of a call must not overlap, except that each\n"
+     << " * initial_carry_<key> may be the very buffer of carry_<key> (the\n"
+     << " * state updated in place; listed at " << entryName << "). Calls\n"
+     << " * on different buffers may run concurrently. */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <stdint.h>\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
@@ -180,6 +205,9 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
     params.push_back((output ? "" : "const ") + cType(type.getElementType()) +
                      " *" + param);
   }
+  if (std::string pairs = inPlaceCarries(entry); !pairs.empty())
+    os << " * May be the same buffer (in-place state update; any other\n"
+       << " * overlap is undefined):\n" << pairs;
   os << " * Returns " << prefix << "OK, or an error status without writing "
      << "anything. */\n";
   os << "int32_t " << entryName << "(";
