@@ -55,8 +55,22 @@ static cl::SubCommand compileCommand(
     "compile", "Compile a model to an object file (or C, LLVM IR, assembly, "
                "MLIR) and its C header");
 static cl::SubCommand runCommand(
-    "run", "Compile a model, run it on the arrays of an npz file and write "
-           "its outputs to another");
+    "run",
+    "Compile a model, run it on the arrays of an npz file and write its "
+    "outputs to another.\n"
+    "  Reads (--inputs):  x             float32 (int32 token ids after an "
+    "Embed)\n"
+    "                     seq_lengths   int32, with input.seq_lengths: true\n"
+    "                     initial_carry/<layer>/<c|h>  float32, layers with "
+    "initial_carry: input\n"
+    "  Writes (--output): y             float32\n"
+    "                     carry/<layer>/<c|h>          float32, layers with "
+    "return_carry: true\n"
+    "  Bidirectional carries are <layer>/forward/<c|h> and "
+    "<layer>/backward/<c|h>;\n"
+    "  c only for cells with a cell state (LSTM). 'rnnc run SPEC "
+    "--list-arrays' prints\n"
+    "  the exact names, dtypes and shapes of SPEC's arrays");
 
 static cl::opt<std::string> specFile(cl::Positional, cl::Required,
                                      cl::desc("<spec.yaml>"),
@@ -116,6 +130,12 @@ static cl::opt<CodegenPath> emitPath(
     cl::init(CodegenPath::LLVM),
     cl::values(clEnumValN(CodegenPath::LLVM, "llvm", "an object file (default)"),
                clEnumValN(CodegenPath::C, "c", "C99 through EmitC")),
+    cl::sub(runCommand), cl::cat(rnncCategory));
+
+static cl::opt<bool> listArrays(
+    "list-arrays",
+    cl::desc("Print the names, dtypes and shapes of the arrays the model "
+             "reads and writes, and exit (needs only the spec)"),
     cl::sub(runCommand), cl::cat(rnncCategory));
 
 static cl::opt<unsigned>
@@ -253,6 +273,16 @@ static mlir::LogicalResult compileAction(llvm::SourceMgr &sourceMgr,
   return mlir::success();
 }
 
+static mlir::LogicalResult listArraysAction(llvm::SourceMgr &sourceMgr,
+                                            mlir::MLIRContext &ctx,
+                                            llvm::raw_ostream &os) {
+  std::optional<spec::Model> model = spec::parseModel(sourceMgr, 1, ctx);
+  if (!model)
+    return mlir::failure();
+  printModelArrays(os, *model);
+  return mlir::success();
+}
+
 static mlir::LogicalResult runAction(llvm::SourceMgr &sourceMgr,
                                      mlir::MLIRContext &ctx,
                                      llvm::raw_ostream &) {
@@ -377,6 +407,8 @@ int main(int argc, char **argv) {
       return 1;
     return runOnSpec(compileAction);
   }
+  if (runCommand && listArrays)
+    return runOnSpec(listArraysAction);
   if (runCommand) {
     if (!require(!weightsFile.empty(), "--weights", "run") ||
         !require(!inputsFile.empty(), "--inputs", "run") ||

@@ -104,6 +104,11 @@ mlir::LogicalResult runModel(const LoadedModel &loaded,
                              const llvm::SourceMgr &sourceMgr,
                              const RunOptions &options, mlir::MLIRContext &ctx);
 
+/// Lists the arrays `rnnc run` reads and writes for `model`: name, dtype
+/// and shape of each input (x, seq_lengths, initial_carry/...) and output
+/// (y, carry/...), in the entry point's order (`rnnc run --list-arrays`).
+void printModelArrays(llvm::raw_ostream &os, const spec::Model &model);
+
 } // namespace rnnc
 
 #endif // RNN_DRIVER_DRIVER_H
