@@ -92,3 +92,23 @@ func.func @no_lengths(%x: tensor<4x3xf32> {rnn.name = "x"}, %e: tensor<0x3xf32> 
 func.func private @helper(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+/// An initial carry and the final carry of the same key may be one buffer
+/// (an in-place state update): neither is noalias. Every other argument,
+/// including an initial carry without a matching final carry and a final
+/// carry without an initial one, still is.
+
+// CHECK-LABEL: func.func @inplace_run
+// CHECK-SAME: (%{{.*}}: memref<2x5x3xf32> {llvm.noalias, rnn.name = "x"},
+// CHECK-SAME: %{{.*}}: memref<2x3xf32> {rnn.name = "initial_carry/l/h"},
+// CHECK-SAME: %{{.*}}: memref<2x3xf32> {llvm.noalias, rnn.name = "initial_carry/m/h"},
+// CHECK-SAME: %{{.*}}: memref<2x5x3xf32> {llvm.noalias, rnn.name = "y", rnn.output},
+// CHECK-SAME: %{{.*}}: memref<2x3xf32> {rnn.name = "carry/l/h", rnn.output},
+// CHECK-SAME: %{{.*}}: memref<2x3xf32> {llvm.noalias, rnn.name = "carry/n/h", rnn.output},
+// CHECK-SAME: %{{.*}}: memref<?xi8> {llvm.noalias, rnn.workspace}) -> i32
+func.func @inplace(%x: tensor<2x5x3xf32> {rnn.name = "x"}, %l: tensor<2x3xf32> {rnn.name = "initial_carry/l/h"}, %m: tensor<2x3xf32> {rnn.name = "initial_carry/m/h"})
+    -> (tensor<2x5x3xf32> {rnn.name = "y"}, tensor<2x3xf32> {rnn.name = "carry/l/h"}, tensor<2x3xf32> {rnn.name = "carry/n/h"}) attributes {rnn.num_steps = 5 : i64} {
+  return %x, %l, %m : tensor<2x5x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}

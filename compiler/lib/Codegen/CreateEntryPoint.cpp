@@ -9,6 +9,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNCREATEENTRYPOINTPASS
@@ -100,6 +102,35 @@ Value argumentStatus(OpBuilder &b, Location loc, func::FuncOp entry) {
   return status;
 }
 
+/// The arguments of `entry` that may share a buffer: each input
+/// `initial_carry/<key>` whose output `carry/<key>` exists, and that output.
+/// The generated code copies every initial carry into the workspace (the
+/// scan's loop-carried state) before the first step and writes the final
+/// carries after the last, so an in-place update reads the old state
+/// before it writes the new one.
+llvm::SmallBitVector carryAliasArguments(func::FuncOp entry) {
+  llvm::SmallBitVector result(entry.getNumArguments());
+  llvm::StringMap<unsigned> outputs;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
+    if (auto name = entry.getArgAttrOfType<StringAttr>(i, kNameAttrName))
+      if (entry.getArgAttr(i, kOutputAttrName))
+        outputs[name.getValue()] = i;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
+    auto name = entry.getArgAttrOfType<StringAttr>(i, kNameAttrName);
+    if (!name || entry.getArgAttr(i, kOutputAttrName))
+      continue;
+    StringRef key = name.getValue();
+    if (!key.consume_front("initial_"))
+      continue;
+    auto it = outputs.find(key);
+    if (it == outputs.end())
+      continue;
+    result.set(i);
+    result.set(it->second);
+  }
+  return result;
+}
+
 LogicalResult createEntryPoint(func::FuncOp model) {
   FunctionType type = model.getFunctionType();
   if (!llvm::all_of(type.getInputs(), llvm::IsaPred<RankedTensorType>) ||
@@ -130,10 +161,14 @@ LogicalResult createEntryPoint(func::FuncOp model) {
   entry.setArgAttr(argTypes.size() - 1, kWorkspaceAttrName, b.getUnitAttr());
   // The caller's buffers never overlap (the header says so): without this,
   // LLVM must assume a store to an output may change an input or the
-  // workspace, and copies between them stay scalar.
+  // workspace, and copies between them stay scalar. The one exception:
+  // `initial_carry/<key>` and `carry/<key>` may be the same buffer (an
+  // in-place state update), so neither of such a pair is noalias.
+  llvm::SmallBitVector mayAlias = carryAliasArguments(entry);
   for (unsigned i = 0, e = argTypes.size(); i < e; ++i)
-    entry.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
-                     b.getUnitAttr());
+    if (!mayAlias.test(i))
+      entry.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                       b.getUnitAttr());
 
   Block *block = entry.addEntryBlock();
   b.setInsertionPointToStart(block);

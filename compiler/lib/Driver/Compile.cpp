@@ -9,12 +9,15 @@
 #include "rnn/Weights/WeightsFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace mlir;
@@ -67,7 +70,7 @@ rnnc::loadModel(llvm::SourceMgr &sourceMgr, unsigned bufferId,
   if (!params)
     return std::nullopt;
   resolveParamsPaths(*model, *tree);
-  return LoadedModel{std::move(*model), std::move(*params)};
+  return LoadedModel{std::move(*model), std::move(*params), weightsPath.str()};
 }
 
 /// Records the entry point's parameters and workspace in `compiled`.
@@ -96,6 +99,57 @@ static LogicalResult describeEntryPoint(ModuleOp module,
     compiled.parameters.push_back(std::move(param));
   }
   return success();
+}
+
+/// Hashes the spec and weights files for <name>_info() (EmitInfo.cpp).
+static LogicalResult recordFileHashes(ModuleOp module,
+                                      const LoadedModel &loaded,
+                                      const llvm::SourceMgr &sourceMgr) {
+  std::string specHash = sha256Hex(
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer());
+  std::string weightsHash;
+  if (!loaded.weightsPath.empty()) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> weights =
+        llvm::MemoryBuffer::getFile(loaded.weightsPath, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+    if (!weights)
+      return emitError(module.getLoc())
+             << "cannot read '" << loaded.weightsPath
+             << "': " << weights.getError().message();
+    weightsHash = sha256Hex((*weights)->getBuffer());
+  }
+  setInfoHashes(module, specHash, weightsHash);
+  return success();
+}
+
+/// Bytes of the constant globals (the weights, packed as the kernels read
+/// them) of a module on buffers.
+static int64_t constantBytes(ModuleOp module) {
+  int64_t bytes = 0;
+  module.walk([&](memref::GlobalOp global) {
+    if (!global.getConstant())
+      return;
+    MemRefType type = global.getType();
+    bytes += type.getNumElements() *
+             int64_t(llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+  });
+  return bytes;
+}
+
+/// Bytes of the executable sections of an object file, or -1 if it cannot
+/// be read.
+static int64_t textBytes(llvm::StringRef object) {
+  auto file = llvm::object::ObjectFile::createObjectFile(
+      llvm::MemoryBufferRef(object, "object"));
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return -1;
+  }
+  int64_t bytes = 0;
+  for (const llvm::object::SectionRef &section : (*file)->sections())
+    if (section.isText())
+      bytes += section.getSize();
+  return bytes;
 }
 
 std::string rnnc::artifactName(const spec::Model &model, Emit emit) {
@@ -150,8 +204,10 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   buildRNNToBuffersPipeline(toBuffers, codegen);
   if (failed(toBuffers.run(*module)))
     return failure();
-  if (failed(describeEntryPoint(*module, loaded.model, compiled)))
+  if (failed(describeEntryPoint(*module, loaded.model, compiled)) ||
+      failed(recordFileHashes(*module, loaded, sourceMgr)))
     return failure();
+  compiled.weightsBytes = constantBytes(*module);
   {
     llvm::raw_string_ostream os(compiled.header);
     if (llvm::Error error = emitHeader(*module, loaded.model, os)) {
@@ -164,7 +220,8 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     // parameters are `const` and which is the workspace.
     PassManager toC(&ctx);
     buildBuffersToEmitCPipeline(toC);
-    if (failed(toC.run(*module)))
+    if (failed(toC.run(*module)) ||
+        failed(addInfoToEmitCModule(*module, loaded.model)))
       return failure();
     llvm::raw_string_ostream os(compiled.code);
     if (llvm::Error error = emitC(*module, os)) {
@@ -184,7 +241,8 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   });
   PassManager toLLVM(&ctx);
   buildBuffersToLLVMPipeline(toLLVM);
-  if (failed(toLLVM.run(*module)))
+  if (failed(toLLVM.run(*module)) ||
+      failed(addInfoToLLVMModule(*module, loaded.model)))
     return failure();
   NativeFile kind = options.emit == Emit::Object     ? NativeFile::Object
                     : options.emit == Emit::Assembly ? NativeFile::Assembly
@@ -197,5 +255,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     return failure();
   }
   compiled.code = std::string(buffer.str());
+  if (kind == NativeFile::Object)
+    compiled.codeBytes = textBytes(compiled.code);
   return compiled;
 }

@@ -219,6 +219,51 @@ LogicalResult fillBuffers(const spec::Model &model,
 
 } // namespace
 
+void rnnc::printModelArrays(llvm::raw_ostream &os,
+                            const spec::Model &model) {
+  struct Row {
+    std::string name;
+    StringRef dtype;
+    spec::Shape shape;
+  };
+  std::vector<Row> inputs, outputs;
+  for (const ModelInput &input : modelInputs(model))
+    inputs.push_back({input.name,
+                      input.kind == ModelInput::Float ? "float32" : "int32",
+                      input.shape});
+  // As MLIRGen names the results: y, then the final carries of every layer
+  // with return_carry, in layer and direction order.
+  outputs.push_back({"y", "float32", spec::modelOutputShape(model)});
+  for (auto [k, layer] : llvm::enumerate(model.layers)) {
+    if (!layer.returnCarry)
+      continue;
+    for (auto [dir, rnn] : llvm::enumerate(spec::layerDirections(layer))) {
+      std::string base = "carry/" + layer.name;
+      if (layer.isBidirectional())
+        base += dir == 0 ? "/forward" : "/backward";
+      std::vector<spec::Shape> shapes = spec::layerCarryShapes(model, k, dir);
+      StringRef names[] = {"c", "h"};
+      for (auto [i, shape] : llvm::enumerate(shapes))
+        outputs.push_back({base + "/" +
+                               (shapes.size() == 2 ? names[i] : "h").str(),
+                           "float32", shape});
+    }
+  }
+  size_t width = 0;
+  for (const Row &row : llvm::concat<const Row>(inputs, outputs))
+    width = std::max(width, row.name.size());
+  auto print = [&](StringRef title, ArrayRef<Row> rows) {
+    os << title << "\n";
+    for (const Row &row : rows)
+      os << "  " << llvm::left_justify(row.name, width) << "  "
+         << llvm::left_justify(row.dtype, 7) << "  "
+         << spec::formatShape(row.shape) << "\n";
+  };
+  os << "model '" << model.name << "':\n";
+  print("inputs (arrays of --inputs):", inputs);
+  print("outputs (arrays of --output):", outputs);
+}
+
 LogicalResult rnnc::runModel(const LoadedModel &loaded,
                              const llvm::SourceMgr &sourceMgr,
                              const RunOptions &options, MLIRContext &ctx) {

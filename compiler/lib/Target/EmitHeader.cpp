@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace rnnc;
@@ -90,6 +91,28 @@ void emitWorkspaceMacros(llvm::raw_ostream &os, StringRef prefix) {
      << "WORKSPACE_SIZE + sizeof(float) - 1) / sizeof(float) + 1]\n\n";
 }
 
+/// " *   initial_carry_k and carry_k\n" for each input initial_carry/k
+/// whose output carry/k exists: the arguments that may alias (see
+/// --rnn-create-entry-point, which leaves them without noalias).
+std::string inPlaceCarries(func::FuncOp entry) {
+  llvm::StringSet<> outputs;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
+    if (auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName))
+      if (entry.getArgAttr(i, rnn::kOutputAttrName))
+        outputs.insert(name.getValue());
+  std::string lines;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
+    auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
+    if (!name || entry.getArgAttr(i, rnn::kOutputAttrName))
+      continue;
+    StringRef key = name.getValue();
+    if (key.consume_front("initial_") && outputs.contains(key))
+      lines += " *   " + parameterName(name.getValue()) + " and " +
+               parameterName(key) + "\n";
+  }
+  return lines;
+}
+
 } // namespace
 
 llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
@@ -117,8 +140,10 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
      << " * workspace of " << prefix << "WORKSPACE_SIZE bytes aligned to "
      << prefix << "WORKSPACE_ALIGNMENT\n"
      << " * (" << prefix << "WORKSPACE declares one).\n"
-     << " * The buffers of a call must not overlap; calls on different\n"
-     << " * buffers may run concurrently. */\n"
+     << " * The buffers of a call must not overlap, except that each\n"
+     << " * initial_carry_<key> may be the very buffer of carry_<key> (the\n"
+     << " * state updated in place; listed at " << entryName << "). Calls\n"
+     << " * on different buffers may run concurrently. */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <stdint.h>\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
@@ -192,6 +217,9 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
        << model.layers.front().numEmbeddings << " */\n";
   os << "\n";
 
+  if (llvm::Error error = emitInfoDeclarations(module, model, os))
+    return error;
+
   os << "/* Runs the model. Inputs, then outputs, then the workspace:\n";
   SmallVector<std::string> params;
   for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
@@ -210,6 +238,9 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
     params.push_back((output ? "" : "const ") + cType(type.getElementType()) +
                      " *" + param);
   }
+  if (std::string pairs = inPlaceCarries(entry); !pairs.empty())
+    os << " * May be the same buffer (in-place state update; any other\n"
+       << " * overlap is undefined):\n" << pairs;
   os << " * Returns " << prefix << "OK, or an error status without writing "
      << "anything. */\n";
   os << "int32_t " << entryName << "(";

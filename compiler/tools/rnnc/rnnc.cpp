@@ -18,6 +18,7 @@
 #include "rnn/Driver/Driver.h"
 #include "rnn/Spec/ModelShapes.h"
 #include "rnn/Spec/Parser.h"
+#include "rnn/Version.h"
 #include "rnn/Weights/Binding.h"
 #include "rnn/Weights/WeightsFile.h"
 
@@ -25,6 +26,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -53,8 +55,22 @@ static cl::SubCommand compileCommand(
     "compile", "Compile a model to an object file (or C, LLVM IR, assembly, "
                "MLIR) and its C header");
 static cl::SubCommand runCommand(
-    "run", "Compile a model, run it on the arrays of an npz file and write "
-           "its outputs to another");
+    "run",
+    "Compile a model, run it on the arrays of an npz file and write its "
+    "outputs to another.\n"
+    "  Reads (--inputs):  x             float32 (int32 token ids after an "
+    "Embed)\n"
+    "                     seq_lengths   int32, with input.seq_lengths: true\n"
+    "                     initial_carry/<layer>/<c|h>  float32, layers with "
+    "initial_carry: input\n"
+    "  Writes (--output): y             float32\n"
+    "                     carry/<layer>/<c|h>          float32, layers with "
+    "return_carry: true\n"
+    "  Bidirectional carries are <layer>/forward/<c|h> and "
+    "<layer>/backward/<c|h>;\n"
+    "  c only for cells with a cell state (LSTM). 'rnnc run SPEC "
+    "--list-arrays' prints\n"
+    "  the exact names, dtypes and shapes of SPEC's arrays");
 
 static cl::opt<std::string> specFile(cl::Positional, cl::Required,
                                      cl::desc("<spec.yaml>"),
@@ -114,6 +130,12 @@ static cl::opt<CodegenPath> emitPath(
     cl::init(CodegenPath::LLVM),
     cl::values(clEnumValN(CodegenPath::LLVM, "llvm", "an object file (default)"),
                clEnumValN(CodegenPath::C, "c", "C99 through EmitC")),
+    cl::sub(runCommand), cl::cat(rnncCategory));
+
+static cl::opt<bool> listArrays(
+    "list-arrays",
+    cl::desc("Print the names, dtypes and shapes of the arrays the model "
+             "reads and writes, and exit (needs only the spec)"),
     cl::sub(runCommand), cl::cat(rnncCategory));
 
 static cl::opt<unsigned>
@@ -196,6 +218,26 @@ static mlir::LogicalResult writeFile(llvm::StringRef path,
   return mlir::success();
 }
 
+/// The one line `rnnc compile -o DIR` prints on stdout (README, "Using
+/// rnnc"): params and FLOPs per step as `rnnc check` counts them, the
+/// workspace, the code (an object's executable sections; for the other
+/// kinds the file's bytes, named by kind) and the weights' constant data.
+static void printCompileSummary(llvm::raw_ostream &os,
+                                const spec::Model &model,
+                                const Compiled &compiled) {
+  os << model.name << ": " << spec::numParams(model) << " params, "
+     << spec::flopsPerStep(model) << " FLOPs/step, workspace "
+     << compiled.workspaceSize << " bytes, ";
+  if (compiled.codeBytes >= 0)
+    os << "code " << compiled.codeBytes << " bytes";
+  else
+    os << (emitKind == Emit::C        ? "C source "
+           : emitKind == Emit::LLVMIR ? "LLVM IR "
+                                      : "assembly ")
+       << compiled.code.size() << " bytes";
+  os << ", weights " << compiled.weightsBytes << " bytes\n";
+}
+
 static mlir::LogicalResult compileAction(llvm::SourceMgr &sourceMgr,
                                          mlir::MLIRContext &ctx,
                                          llvm::raw_ostream &os) {
@@ -228,12 +270,24 @@ static mlir::LogicalResult compileAction(llvm::SourceMgr &sourceMgr,
     if (mlir::failed(writeFile(header, compiled->header)))
       return mlir::failure();
   }
+  if (emitKind != Emit::MLIR)
+    printCompileSummary(os, loaded->model, *compiled);
   auto seconds = std::chrono::duration<double>(
                      std::chrono::steady_clock::now() - start)
                      .count();
   llvm::errs() << llvm::format("rnnc: compiled '%s' into %s in %.2f s\n",
                                loaded->model.name.c_str(), outputDir.c_str(),
                                seconds);
+  return mlir::success();
+}
+
+static mlir::LogicalResult listArraysAction(llvm::SourceMgr &sourceMgr,
+                                            mlir::MLIRContext &ctx,
+                                            llvm::raw_ostream &os) {
+  std::optional<spec::Model> model = spec::parseModel(sourceMgr, 1, ctx);
+  if (!model)
+    return mlir::failure();
+  printModelArrays(os, *model);
   return mlir::success();
 }
 
@@ -328,8 +382,16 @@ static bool require(bool present, llvm::StringRef option,
   return present;
 }
 
+/// `rnnc --version`: what a bug report needs to name this build.
+static void printVersion(llvm::raw_ostream &os) {
+  os << "rnnc " << RNNC_VERSION << " (git " << RNNC_GIT_REVISION << ")\n"
+     << "  spec format version " << RNNC_SPEC_FORMAT_VERSION << "\n"
+     << "  LLVM " << LLVM_VERSION_STRING << "\n";
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  cl::SetVersionPrinter(printVersion);
   for (cl::SubCommand *command :
        {&cl::SubCommand::getTopLevel(), &checkCommand, &inspectCommand,
         &compileCommand, &runCommand})
@@ -355,6 +417,8 @@ int main(int argc, char **argv) {
       return 1;
     return runOnSpec(compileAction);
   }
+  if (runCommand && listArrays)
+    return runOnSpec(listArraysAction);
   if (runCommand) {
     if (!require(!weightsFile.empty(), "--weights", "run") ||
         !require(!inputsFile.empty(), "--inputs", "run") ||

@@ -33,6 +33,9 @@ void registerCompilerDialects(mlir::DialectRegistry &registry);
 struct LoadedModel {
   spec::Model model;
   std::vector<LayerParams> params;
+  /// The weights file read (its SHA-256 goes into <name>_info()); empty
+  /// when the params came from elsewhere, as in the benchmark.
+  std::string weightsPath = {};
 };
 
 /// Parses the spec in buffer `bufferId` and binds the weights file to it.
@@ -72,6 +75,11 @@ struct Compiled {
   std::string code;   ///< the object file, assembly, LLVM IR, C or MLIR
   std::vector<EntryParameter> parameters; ///< empty for Emit::MLIR
   int64_t workspaceSize = 0;
+  /// The constant data the weights are stored as (after packing), in bytes.
+  int64_t weightsBytes = 0;
+  /// Emit::Object: the bytes of the object's executable sections; -1 for
+  /// the other kinds (whose size is the file's, `code.size()`).
+  int64_t codeBytes = -1;
 };
 
 /// Compiles a loaded model. Fails (with diagnostics) on pipeline errors.
@@ -95,6 +103,11 @@ struct RunOptions {
 mlir::LogicalResult runModel(const LoadedModel &loaded,
                              const llvm::SourceMgr &sourceMgr,
                              const RunOptions &options, mlir::MLIRContext &ctx);
+
+/// Lists the arrays `rnnc run` reads and writes for `model`: name, dtype
+/// and shape of each input (x, seq_lengths, initial_carry/...) and output
+/// (y, carry/...), in the entry point's order (`rnnc run --list-arrays`).
+void printModelArrays(llvm::raw_ostream &os, const spec::Model &model);
 
 } // namespace rnnc
 

@@ -47,6 +47,30 @@ llvm::Error emitC(mlir::ModuleOp module, llvm::raw_ostream &os);
 llvm::Error emitHeader(mlir::ModuleOp module, const spec::Model &model,
                        llvm::raw_ostream &os);
 
+/// Lower-case hex SHA-256 of `bytes` (the spec and weights hashes of
+/// <name>_info()).
+std::string sha256Hex(llvm::StringRef bytes);
+
+/// Records the SHA-256 of the spec and weights files on `module`, for the
+/// header and <name>_info() (see EmitInfo.cpp).
+void setInfoHashes(mlir::ModuleOp module, llvm::StringRef specSha256,
+                   llvm::StringRef weightsSha256);
+
+/// Writes the header's build-information macros, `<name>_info_t` and the
+/// declaration of `<name>_info()`. `module` is on buffers (it holds the
+/// workspace size) and has the hashes of setInfoHashes.
+llvm::Error emitInfoDeclarations(mlir::ModuleOp module,
+                                 const spec::Model &model,
+                                 llvm::raw_ostream &os);
+
+/// Adds `<name>_info()` and its constant data to `module`, in the LLVM
+/// dialect (the object path) or as EmitC (the C path, after
+/// --rnn-lower-to-c). Call before emitNative or emitC.
+mlir::LogicalResult addInfoToLLVMModule(mlir::ModuleOp module,
+                                        const spec::Model &model);
+mlir::LogicalResult addInfoToEmitCModule(mlir::ModuleOp module,
+                                         const spec::Model &model);
+
 /// The C parameter name for an input or output named `name`
 /// ("carry/enc/forward/h" -> "carry_enc_forward_h").
 std::string parameterName(llvm::StringRef name);
