@@ -284,6 +284,8 @@ class Model:
         off = (-self._workspace_buf.ctypes.data) % align
         self._workspace = self._workspace_buf.ctypes.data + off
         self._input_names = [n for n, _, _ in self._inputs]
+        self._has_lengths = "seq_lengths" in self._input_names
+        self._simple_inputs = set(self._input_names) <= {"x", "seq_lengths"}
 
     @property
     def inputs(self):
@@ -322,7 +324,12 @@ class Model:
         batch shape; initial_carry: {"<layer>/<c|h>": array} (or nested
         {"<layer>": {"forward": (c, h), ...}}, or keyword arguments named
         like the arrays). Returns {name: array}."""
-        given = self._gather(x, seq_lengths, initial_carry, carries)
+        if initial_carry is None and not carries and self._simple_inputs:
+            given = {"x": x, "seq_lengths": seq_lengths}  # the common case, fast
+            if (seq_lengths is None) == self._has_lengths:
+                given = self._gather(x, seq_lengths, initial_carry, carries)
+        else:
+            given = self._gather(x, seq_lengths, initial_carry, carries)
         args = []
         keep = []
         for name, dtype, shape in self._inputs:

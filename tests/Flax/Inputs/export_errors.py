@@ -84,6 +84,21 @@ class LengthsOnOneLayer(nn.Module):
         return nn.RNN(nn.GRUCell(4), return_carry=True)(x)
 
 
+class CarryOnes(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        h = jnp.ones((x.shape[0], 4))
+        return nn.RNN(nn.GRUCell(4))(x, initial_carry=h)
+
+
+class CarryZerosInModel(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        cell = nn.LSTMCell(4)
+        carry = cell.initialize_carry(jax.random.key(1), x[:, 0].shape)
+        return nn.RNN(cell)(x, initial_carry=carry)
+
+
 def linen(name, module, *args, **kwargs):
     try:
         variables = module.init(KEY, *args, **kwargs)
@@ -122,7 +137,10 @@ nnx_case("nnx_op_between_layers", nnx.Sequential(
     nnx.RNN(nnx.GRUCell(4, 4, rngs=nnx.Rngs(1)))), X)
 nnx_case("nnx_linear_head", nnx.Sequential(
     nnx.RNN(nnx.GRUCell(3, 4, rngs=nnx.Rngs(0))), nnx.Linear(4, 2, rngs=nnx.Rngs(1))), X)
-# Accepted: a lambda that is tanh is tanh; a Sequential of two RNNs.
+linen("initial_carry_ones", CarryOnes(), X)
+# Accepted: a lambda that is tanh is tanh; zeros made in the model are
+# initial_carry: zeros; a Sequential of two RNNs.
+linen("initial_carry_zeros_in_model", CarryZerosInModel(), X)
 linen("lambda_tanh", nn.RNN(nn.SimpleCell(4, activation_fn=lambda v: jnp.tanh(v))), X)
 nnx_case("nnx_sequential", nnx.Sequential(
     nnx.RNN(nnx.GRUCell(3, 4, rngs=nnx.Rngs(0))),
