@@ -5,8 +5,10 @@
 #include "rnn/Spec/ModelShapes.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/YAMLParser.h"
 
 #include <algorithm>
 #include <cmath>
@@ -483,9 +485,9 @@ void parseLayer(YamlReader &reader, Field &item, size_t index, Layer &layer,
     } else if (f.name == "activation") {
       // The default spelled out: `activation: none` (or null) is no
       // activation, as the docs' default column says.
-      auto *scalar = dyn_cast<llvm::yaml::ScalarNode>(f.node);
+      auto *scalar = llvm::dyn_cast<llvm::yaml::ScalarNode>(f.node);
       llvm::SmallString<16> storage;
-      if (isa<llvm::yaml::NullNode>(f.node) ||
+      if (llvm::isa<llvm::yaml::NullNode>(f.node) ||
           (scalar && scalar->getValue(storage) == "none"))
         layer.activation.reset();
       else if (auto fn =
