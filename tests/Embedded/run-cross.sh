@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Cross-compiles one example for another machine and runs it under qemu:
-#   tests/Embedded/run-cross.sh NAME PLATFORM PATH BUILD_DIR
+#   tests/Embedded/run-cross.sh NAME PLATFORM PATH BUILD_DIR [OUT_DIR]
 #
 # NAME is a folder of examples/; PATH is `llvm` (rnnc's object file) or `c`
 # (rnnc's C99, built by the cross compiler); PLATFORM is one of
@@ -16,18 +16,21 @@
 # by the platform's GCC; it prints what it prints on the host and exits
 # non-zero when an output differs from the expected values. On bare metal,
 # tests/Embedded/baremetal/ holds the startup code and the linker script.
+# Everything is built in OUT_DIR (emptied first; default
+# BUILD_DIR/tests/Embedded/cross/NAME-PLATFORM-PATH): callers that run at
+# the same time need their own.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-if [ $# -ne 4 ]; then
-  echo "usage: $0 NAME host|aarch64|armhf|m4|m3 llvm|c BUILD_DIR" >&2
+if [ $# -ne 4 ] && [ $# -ne 5 ]; then
+  echo "usage: $0 NAME host|aarch64|armhf|m4|m3 llvm|c BUILD_DIR [OUT_DIR]" >&2
   exit 2
 fi
 name="$1" platform="$2" path="$3"
 build="$(cd "$4" && pwd)"
 src="$root/examples/$name"
-out="$build/tests/Embedded/cross/$name-$platform-$path"
+out="${5:-$build/tests/Embedded/cross/$name-$platform-$path}"
 
 case "$platform" in
 host)

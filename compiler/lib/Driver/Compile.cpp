@@ -189,7 +189,11 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   codegen.path = options.emit == Emit::C ? CodegenPath::C : CodegenPath::LLVM;
   codegen.timeBlockBytes = options.timeBlockBytes;
   codegen.timeBlockRows = options.timeBlockRows;
-  if (codegen.path == CodegenPath::LLVM) {
+  // The C is the same for every target, but a --target or --cpu that
+  // names nothing is an error on both paths.
+  bool checkTarget =
+      !options.target.triple.empty() || !options.target.cpu.empty();
+  if (codegen.path == CodegenPath::LLVM || checkTarget) {
     llvm::Expected<MatmulBlock> block = selectMatmulBlock(options.target);
     if (!block) {
       // About --target and --cpu, not a line of the spec.
@@ -197,8 +201,10 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
           << llvm::toString(block.takeError()) << "\n";
       return failure();
     }
-    codegen.blockRows = block->rows;
-    codegen.blockColumns = block->columns;
+    if (codegen.path == CodegenPath::LLVM) {
+      codegen.blockRows = block->rows;
+      codegen.blockColumns = block->columns;
+    }
   }
   PassManager toBuffers(&ctx);
   buildRNNToBuffersPipeline(toBuffers, codegen);
