@@ -488,7 +488,9 @@ void parseLayer(YamlReader &reader, Field &item, size_t index, Layer &layer,
       auto *scalar = llvm::dyn_cast<llvm::yaml::ScalarNode>(f.node);
       llvm::SmallString<16> storage;
       if (llvm::isa<llvm::yaml::NullNode>(f.node) ||
-          (scalar && scalar->getValue(storage) == "none"))
+          (scalar && llvm::is_contained(llvm::ArrayRef<llvm::StringRef>{
+                                            "none", "null", "~"},
+                                        scalar->getValue(storage))))
         layer.activation.reset();
       else if (auto fn =
                    reader.readEnum<Activation>(f, "activation", kActivations))

@@ -209,9 +209,9 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
        << "ERROR_SEQ_LENGTH 1 /* a sequence length < 0 or > " << prefix
        << "TIME */\n";
   os << "#define " << prefix << "ERROR_ARGUMENT " << rnn::kStatusArgument
-     << " /* a pointer below is NULL (one to 0 elements may be),\n"
-     << "    * or the workspace is not aligned to " << prefix
-     << "WORKSPACE_MIN_ALIGNMENT */\n";
+     << " /* a pointer below is NULL (one to 0 elements may be), or the "
+        "workspace is not aligned to "
+     << prefix << "WORKSPACE_MIN_ALIGNMENT */\n";
   if (model.takesTokens())
     os << "#define " << prefix << "ERROR_TOKEN 3 /* a token id in x < 0 or >= "
        << model.layers.front().numEmbeddings << " */\n";

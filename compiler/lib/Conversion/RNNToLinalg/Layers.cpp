@@ -70,6 +70,18 @@ Value fromMatrix(OpBuilder &b, Location loc, Value matrix,
                                        {lead, ReassociationIndices{rank - 1}});
 }
 
+/// max(a, b), NaN if either is (jnp.max), as compares and selects: a
+/// maximumf becomes a call of fmaximumf on FPUs without a max instruction
+/// (Cortex-M), which C libraries such as newlib lack.
+Value emitMax(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  Value greater =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, lhs, rhs);
+  Value max = arith::SelectOp::create(b, loc, greater, lhs, rhs);
+  Value lhsIsNaN =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, lhs, lhs);
+  return arith::SelectOp::create(b, loc, lhsIsNaN, lhs, max);
+}
+
 Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                    Type elementType, double value) {
   Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
@@ -130,7 +142,7 @@ Value emitNormalizingActivation(OpBuilder &b, Location loc, Activation fn,
                          -std::numeric_limits<double>::infinity(),
                          [](OpBuilder &nb, Location nloc, Value acc, Value x,
                             ValueRange) -> Value {
-                           return arith::MaximumFOp::create(nb, nloc, acc, x);
+                           return emitMax(nb, nloc, acc, x);
                          });
   Value sum = reduceRows(
       b, loc, matrix, {max}, 0.0,
@@ -309,8 +321,8 @@ struct LowerLayerNorm : OpRewritePattern<LayerNormOp> {
               Value var = arith::SubFOp::create(
                   nb, nloc, meanOfSquares,
                   arith::MulFOp::create(nb, nloc, mean, mean));
-              var = arith::MaximumFOp::create(
-                  nb, nloc, var, floatConstant(nb, nloc, elementType, 0.0));
+              var = emitMax(nb, nloc, var,
+                            floatConstant(nb, nloc, elementType, 0.0));
               Value shifted = arith::AddFOp::create(
                   nb, nloc, var, floatConstant(nb, nloc, elementType, epsilon));
               Value mul = arith::DivFOp::create(
@@ -403,7 +415,7 @@ struct LowerPool : OpRewritePattern<PoolOp> {
                 combined = arith::AddFOp::create(nb, nloc, accValue, x);
                 break;
               case PoolKind::max:
-                combined = arith::MaximumFOp::create(nb, nloc, accValue, x);
+                combined = emitMax(nb, nloc, accValue, x);
                 break;
               case PoolKind::last:
               case PoolKind::first:
