@@ -35,39 +35,17 @@ bool normalizes(Activation fn) {
   return fn == Activation::softmax || fn == Activation::log_softmax;
 }
 
-/// `value` (*lead, N) as a matrix (M, N), M the product of the leading dims.
+/// `value` (*lead, N) as a matrix (M, N), M the product of the leading
+/// dims: the leading dims folded as batch dims are.
 Value asMatrix(OpBuilder &b, Location loc, Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  int64_t rank = type.getRank();
-  if (rank == 2)
-    return value;
-  if (rank == 1) {
-    auto matrix = RankedTensorType::get({1, type.getDimSize(0)},
-                                        type.getElementType());
-    return tensor::ExpandShapeOp::create(b, loc, matrix, value,
-                                         {ReassociationIndices{0, 1}});
-  }
-  ReassociationIndices lead;
-  for (int64_t i = 0; i + 1 < rank; ++i)
-    lead.push_back(i);
-  return tensor::CollapseShapeOp::create(
-      b, loc, value, {lead, ReassociationIndices{rank - 1}});
+  int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+  return collapseBatchDims(b, loc, value, rank - 1);
 }
 
 /// The inverse of asMatrix: `matrix` reshaped to `type`.
 Value fromMatrix(OpBuilder &b, Location loc, Value matrix,
                  RankedTensorType type) {
-  int64_t rank = type.getRank();
-  if (rank == 2)
-    return matrix;
-  if (rank == 1)
-    return tensor::CollapseShapeOp::create(b, loc, type, matrix,
-                                           {ReassociationIndices{0, 1}});
-  ReassociationIndices lead;
-  for (int64_t i = 0; i + 1 < rank; ++i)
-    lead.push_back(i);
-  return tensor::ExpandShapeOp::create(b, loc, type, matrix,
-                                       {lead, ReassociationIndices{rank - 1}});
+  return restoreBatchDims(b, loc, matrix, type, type.getRank() - 1);
 }
 
 /// max(a, b), NaN if either is (jnp.max), as compares and selects: a
@@ -80,15 +58,6 @@ Value emitMax(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   Value lhsIsNaN =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, lhs, lhs);
   return arith::SelectOp::create(b, loc, lhsIsNaN, lhs, max);
-}
-
-Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                   Type elementType, double value) {
-  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
-  return linalg::FillOp::create(b, loc,
-                                floatConstant(b, loc, elementType, value),
-                                empty)
-      .getResult(0);
 }
 
 /// Maps of a matrix (M, N) and of its rows' vector (M).

@@ -182,11 +182,17 @@ Value mlir::rnn::restoreBatchDims(OpBuilder &b, Location loc, Value value,
       b, loc, type, value, foldLeading(numBatchDims, type.getRank()));
 }
 
+Value mlir::rnn::filledTensor(OpBuilder &b, Location loc,
+                              ArrayRef<int64_t> shape, Type elementType,
+                              double value) {
+  Value fill = floatConstant(b, loc, elementType, value);
+  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
+  return linalg::FillOp::create(b, loc, fill, empty).getResult(0);
+}
+
 Value mlir::rnn::zeroTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                             Type elementType) {
-  Value zero = floatConstant(b, loc, elementType, 0.0);
-  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
-  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  return filledTensor(b, loc, shape, elementType, 0.0);
 }
 
 Value mlir::rnn::emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {

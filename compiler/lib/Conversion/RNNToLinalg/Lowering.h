@@ -49,6 +49,10 @@ Value collapseBatchDims(OpBuilder &b, Location loc, Value value,
 Value restoreBatchDims(OpBuilder &b, Location loc, Value value,
                        RankedTensorType type, int64_t numBatchDims);
 
+/// A tensor of `shape` filled with `value`.
+Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                   Type elementType, double value);
+
 /// A zero-filled tensor of `shape`.
 Value zeroTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                  Type elementType);
