@@ -38,14 +38,32 @@ class OpBeforeFirstLayer(nn.Module):
 class OpAfterLastLayer(nn.Module):
     @nn.compact
     def __call__(self, x):
-        return jnp.mean(nn.RNN(nn.LSTMCell(4), name="enc")(x), axis=1)
+        # A mean over the features (over time it would be a Pool).
+        return jnp.mean(nn.RNN(nn.LSTMCell(4), name="enc")(x), axis=-1)
 
 
-class DenseHead(nn.Module):
+class ConvHead(nn.Module):
     @nn.compact
     def __call__(self, x):
         x = nn.RNN(nn.LSTMCell(4), name="enc")(x)
-        return nn.Dense(2, name="head")(x)
+        return nn.Conv(2, kernel_size=(3,), name="head")(x)
+
+
+def scan_of(**options):
+    class ScanModel(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            cell = nn.scan(nn.LSTMCell, **options)(4, name="lstm")
+            carry = cell.initialize_carry(jax.random.key(0), x[:, 0].shape)
+            return cell(carry, x)[1]
+    return ScanModel()
+
+
+class LayerNormOverTime(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        x = nn.RNN(nn.GRUCell(4), name="enc")(x)
+        return nn.LayerNorm(reduction_axes=(-2, -1))(x)
 
 
 class PythonLoop(nn.Module):
@@ -119,7 +137,12 @@ def nnx_case(name, model, *args, **kwargs):
 linen("op_between_layers", OpBetweenLayers(), X)
 linen("op_before_first_layer", OpBeforeFirstLayer(), X)
 linen("op_after_last_layer", OpAfterLastLayer(), X)
-linen("dense_head", DenseHead(), X)
+linen("conv_head", ConvHead(), X)
+linen("scan_params_per_step", scan_of(variable_axes={"params": 1},
+                                      split_rngs={"params": True}, in_axes=1, out_axes=1), X)
+linen("scan_axes_differ", scan_of(variable_broadcast="params",
+                                  split_rngs={"params": False}, in_axes=1, out_axes=0), X)
+linen("layer_norm_over_time", LayerNormOverTime(), X)
 linen("python_loop", PythonLoop(), X)
 linen("custom_cell", nn.RNN(CustomCell(4)), X)
 linen("unknown_activation", nn.RNN(nn.SimpleCell(4, activation_fn=jnp.sin)), X)
@@ -133,10 +156,14 @@ linen("mixed_layouts", MixedLayouts(), X)
 linen("lengths_on_one_layer", LengthsOnOneLayer(), X, LENS)
 linen("float64_input", nn.RNN(nn.GRUCell(4)), X.astype(np.float64))
 nnx_case("nnx_op_between_layers", nnx.Sequential(
-    nnx.RNN(nnx.GRUCell(3, 4, rngs=nnx.Rngs(0))), jnp.tanh,
+    nnx.RNN(nnx.GRUCell(3, 4, rngs=nnx.Rngs(0))), lambda v: jnp.tanh(v) * 2.0,
     nnx.RNN(nnx.GRUCell(4, 4, rngs=nnx.Rngs(1)))), X)
-nnx_case("nnx_linear_head", nnx.Sequential(
-    nnx.RNN(nnx.GRUCell(3, 4, rngs=nnx.Rngs(0))), nnx.Linear(4, 2, rngs=nnx.Rngs(1))), X)
+nnx_case("nnx_conv_head", nnx.Sequential(
+    nnx.RNN(nnx.GRUCell(3, 4, rngs=nnx.Rngs(0))),
+    nnx.Conv(4, 2, kernel_size=3, rngs=nnx.Rngs(1))), X)
+nnx_case("nnx_dropout_training", nnx.Sequential(
+    nnx.RNN(nnx.GRUCell(3, 4, rngs=nnx.Rngs(0))),
+    nnx.Dropout(0.5, rngs=nnx.Rngs(2))), X)
 linen("initial_carry_ones", CarryOnes(), X)
 # Accepted: a lambda that is tanh is tanh; zeros made in the model are
 # initial_carry: zeros; a Sequential of two RNNs.

@@ -78,12 +78,20 @@ class Case:
         # documented difference asserted by `check`), on both routes.
         self.partial = partial
 
+    def fresh_args(self):
+        """The call's arguments in new containers (the same arrays): a model
+        may store into a list it is given (the seed model writes its new
+        carries into its `carry` argument), and every run must start from
+        the same arguments."""
+        return jax.tree_util.tree_map(lambda v: v, (self.args, self.kwargs))
+
     def run_flax(self):
         if self.reference is not None:
             return self.reference()
+        args, kwargs = self.fresh_args()
         if self.variables is None:
-            return self.model(*self.args, **self.kwargs)
-        return self.model.apply(self.variables, *self.args, **self.kwargs)
+            return self.model(*args, **kwargs)
+        return self.model.apply(self.variables, *args, **kwargs)
 
     def weights(self):
         if self.variables is None:
@@ -143,16 +151,18 @@ class Runner:
             np.savez(weights_path, **case.weights())
             routes = [("spec", case.spec, weights_path, expected, case.inputs)]
             if case.export:
-                ex = rnnc.flax.export(case.model, case.variables, *case.args,
+                args, kwargs = case.fresh_args()
+                ex = rnnc.flax.export(case.model, case.variables, *args,
                                       path=self.work / ("export_" + case.name),
-                                      **case.kwargs)
+                                      **kwargs)
                 flat_ref = jax.tree_util.tree_leaves(ref)
                 flat_names = jax.tree_util.tree_leaves(ex.output_names)
                 exp2 = dict(zip(flat_names, (np.asarray(v) for v in flat_ref)))
                 if case.partial:
                     exp2 = expected
+                args, kwargs = case.fresh_args()
                 routes.append(("export", ex.spec_path, ex.weights_path, exp2,
-                               ex.rnnc_inputs(*case.args, **case.kwargs)))
+                               ex.rnnc_inputs(*args, **kwargs)))
             jobs = [(route, emit) for route in routes for emit in ("object", "c")]
             with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
                 models = list(pool.map(
