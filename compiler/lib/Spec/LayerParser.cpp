@@ -72,22 +72,26 @@ ArrayRef<StringRef> layerKeys(Layer::Kind kind) {
 
 constexpr StringRef kDirectionKeys[] = {"cell", "unroll", "reverse",
                                         "keep_order", "return_carry"};
-constexpr StringRef kCellKeys[] = {"type",          "features",   "gate_fn",
-                                   "activation_fn", "reset_gate", "residual",
-                                   "kernel_size",   "use_bias",   "padding",
-                                   "strides",       "params"};
+constexpr StringRef kCellKeys[] = {
+    "type",     "features", "gate_fn", "activation_fn", "reset_gate",
+    "residual", "kernel_size", "use_bias", "padding", "strides",
+    "dtype",    "param_dtype", "params"};
 
 /// The attributes Flax gives each cell type (plus our `params`).
 ArrayRef<StringRef> cellKeys(CellKind kind) {
-  static constexpr StringRef gated[] = {"type", "features", "gate_fn",
-                                        "activation_fn", "params"};
-  static constexpr StringRef mgu[] = {"type",          "features",   "gate_fn",
-                                      "activation_fn", "reset_gate", "params"};
-  static constexpr StringRef simple[] = {"type", "features", "activation_fn",
-                                         "residual", "params"};
-  static constexpr StringRef conv[] = {"type",     "features", "kernel_size",
-                                       "use_bias", "padding",  "strides",
-                                       "params"};
+  static constexpr StringRef gated[] = {"type",          "features",
+                                        "gate_fn",       "activation_fn",
+                                        "dtype",         "param_dtype",
+                                        "params"};
+  static constexpr StringRef mgu[] = {
+      "type",  "features",    "gate_fn", "activation_fn", "reset_gate",
+      "dtype", "param_dtype", "params"};
+  static constexpr StringRef simple[] = {"type",     "features", "activation_fn",
+                                         "residual", "dtype",    "param_dtype",
+                                         "params"};
+  static constexpr StringRef conv[] = {
+      "type",    "features", "kernel_size", "use_bias",   "padding",
+      "strides", "dtype",    "param_dtype", "params"};
   switch (kind) {
   case CellKind::MGU:
     return mgu;
@@ -229,6 +233,8 @@ void parseCell(YamlReader &reader, Field &field, const std::string &path,
                                "Activation layer");
       else if (fn)
         (f.name == "gate_fn" ? cell.gateFn : cell.activationFn) = *fn;
+    } else if (f.name == "dtype" || f.name == "param_dtype") {
+      parseDtype(reader, f);
     } else if (f.name == "reset_gate" || f.name == "residual" ||
                f.name == "use_bias") {
       if (std::optional<bool> v = reader.readBool(f))

@@ -195,9 +195,9 @@ bool checkSyntax(llvm::MemoryBufferRef buffer, SpecDiagnostics &diags) {
   return false;
 }
 
-constexpr StringRef kTopKeys[] = {"rnnc",          "name",  "dtype",
-                                  "params_layout", "input", "layers",
-                                  "padded_outputs", "ignore_params"};
+constexpr StringRef kTopKeys[] = {
+    "rnnc",   "name",           "dtype",         "param_dtype", "quantize",
+    "params_layout", "input", "layers", "padded_outputs", "ignore_params"};
 constexpr StringRef kInputKeys[] = {"batch", "time", "features", "time_major",
                                     "seq_lengths"};
 
@@ -323,21 +323,6 @@ void parseIgnoreParams(YamlReader &reader, Field &field, Model &model) {
   });
 }
 
-void parseDtype(YamlReader &reader, Field &field) {
-  std::optional<std::string> dtype = reader.readString(field);
-  if (!dtype || *dtype == "float32")
-    return;
-  static const llvm::Regex numericType(
-      "^(b?float[0-9]+|u?int[0-9]+|complex[0-9]+|half|double|bool)$");
-  if (numericType.match(*dtype))
-    reader.diags.error(field.loc(), "dtype '" + *dtype +
-                                        "' is not supported yet; use float32");
-  else
-    reader.diags.error(field.loc(),
-                       "unknown dtype '" + *dtype + "'; expected float32",
-                       didYouMean(*dtype, {"float32"}));
-}
-
 void parseTopLevel(YamlReader &reader, yaml::MappingNode &root, SMLoc rootLoc,
                    Model &model, ModelInfo &info) {
   bool seen[4] = {}; // rnnc, name, input, layers
@@ -362,8 +347,11 @@ void parseTopLevel(YamlReader &reader, yaml::MappingNode &root, SMLoc rootLoc,
         reader.diags.error(f.loc(), "'" + *name +
                                         "' is a C keyword and cannot "
                                         "be used as 'name'");
-    } else if (f.name == "dtype") {
+    } else if (f.name == "dtype" || f.name == "param_dtype") {
       parseDtype(reader, f);
+    } else if (f.name == "quantize") {
+      reader.diags.error(f.keyLoc, "'quantize' is not supported yet; rnnc "
+                                   "reads and computes with float32 weights");
     } else if (f.name == "params_layout") {
       info.paramsLayoutLoc = f.loc();
       if (auto v = reader.readEnum<ParamsLayout>(
@@ -465,4 +453,20 @@ std::optional<Model> rnnc::spec::parseModel(llvm::SourceMgr &sourceMgr,
   if (failed)
     return std::nullopt;
   return model;
+}
+
+void rnnc::spec::detail::parseDtype(YamlReader &reader, Field &field) {
+  std::optional<std::string> dtype = reader.readString(field);
+  if (!dtype || *dtype == "float32")
+    return;
+  static const llvm::Regex numericType(
+      "^(b?float[0-9]+|u?int[0-9]+|complex[0-9]+|half|double|bool)$");
+  if (numericType.match(*dtype))
+    reader.diags.error(field.loc(), field.name + " '" + *dtype +
+                                        "' is not supported yet; use float32");
+  else
+    reader.diags.error(field.loc(),
+                       "unknown " + field.name + " '" + *dtype +
+                           "'; expected float32",
+                       didYouMean(*dtype, {"float32"}));
 }

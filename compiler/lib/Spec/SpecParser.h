@@ -58,6 +58,11 @@ struct ModelInfo {
   std::vector<LayerInfo> layers;
 };
 
+/// Checks an element-type key (`dtype`, `param_dtype`, of the model or of a
+/// cell, as Flax has them): float32 is the only one rnnc computes in yet, so
+/// any other type is an error at the value, never a failure further down.
+void parseDtype(YamlReader &reader, Field &field);
+
 /// Reads the `layers` list into model.layers / info.layers.
 void parseLayers(YamlReader &reader, Field &field, Model &model,
                  ModelInfo &info);

@@ -9,21 +9,3 @@ func.func @conv_lstm_4d(%x: tensor<1x2x2x2x2x3xf32>, %c: tensor<1x2x2x2x2x2xf32>
       : tensor<1x2x2x2x2x3xf32>, tensor<1x2x2x2x2x2xf32>, tensor<1x1x1x1x3x8xf32>, tensor<1x1x1x1x2x8xf32>
   return %h1 : tensor<1x2x2x2x2x2xf32>
 }
-
-// -----
-
-/// The lowering needs static shapes.
-
-func.func @dynamic_batch(%x: tensor<?x5xf32>, %h: tensor<?x6xf32>, %wi: tensor<5x6xf32>, %wh: tensor<6x6xf32>) -> tensor<?x6xf32> {
-  // expected-error @+1 {{expected static shapes, found 'tensor<?x5xf32>'}}
-  %h1 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<?x5xf32>, tensor<?x6xf32>, tensor<5x6xf32>, tensor<6x6xf32>
-  return %h1 : tensor<?x6xf32>
-}
-
-// -----
-
-func.func @dynamic_merge(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) -> tensor<?x3xf32> {
-  // expected-error @+1 {{expected static shapes, found 'tensor<?x3xf32>'}}
-  %m = rnn.merge <add> %a, %b : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x3xf32>
-  return %m : tensor<?x3xf32>
-}

@@ -596,3 +596,54 @@ func.func @negative_embed_result(%ids: tensor<4x6xi32>, %t: tensor<10x3xf32>) {
   %0 = rnn.embed %ids, %t : tensor<4x6xi32>, tensor<10x3xf32> -> tensor<4x3xf32>
   return
 }
+
+// -----
+
+/// Static shapes only: a `?` is rejected where it appears, on every kind of
+/// operand (the type constraint, before any op-specific verifier).
+
+func.func @negative_dynamic_cell_input(%x: tensor<?x4xf32>, %h: tensor<8x6xf32>, %wi: tensor<4x6xf32>, %wh: tensor<6x6xf32>) {
+  // expected-error @+1 {{'rnn.simple_cell' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<?x4xf32>'}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<?x4xf32>, tensor<8x6xf32>, tensor<4x6xf32>, tensor<6x6xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dynamic_scan_time(%x: tensor<8x?x64xf32>, %wi: tensor<64x24xf32>, %wh: tensor<24x24xf32>) {
+  // expected-error @+1 {{'rnn.scan' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<8x?x64xf32>'}}
+  %y, %hT = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<8x?x64xf32> -> tensor<8x?x24xf32>, tensor<8x24xf32> {
+  ^bb0(%h: tensor<8x24xf32>, %xt: tensor<8x64xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<8x64xf32>, tensor<8x24xf32>, tensor<64x24xf32>, tensor<24x24xf32>
+    rnn.yield carry(%h1 : tensor<8x24xf32>) output(%h1 : tensor<8x24xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_dynamic_lengths(%x: tensor<8x20x64xf32>, %len: tensor<?xi32>, %wi: tensor<64x24xf32>, %wh: tensor<24x24xf32>) {
+  // expected-error @+1 {{'rnn.scan' op operand #1 must be statically shaped tensor of 32-bit signless integer values, but got 'tensor<?xi32>'}}
+  %y, %hT = rnn.scan %x lengths(%len : tensor<?xi32>) {num_batch_dims = 1 : i64} : tensor<8x20x64xf32> -> tensor<8x20x24xf32>, tensor<8x24xf32> {
+  ^bb0(%h: tensor<8x24xf32>, %xt: tensor<8x64xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<8x64xf32>, tensor<8x24xf32>, tensor<64x24xf32>, tensor<24x24xf32>
+    rnn.yield carry(%h1 : tensor<8x24xf32>) output(%h1 : tensor<8x24xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_dynamic_token_ids(%ids: tensor<4x?xi32>, %table: tensor<10x3xf32>) {
+  // expected-error @+1 {{'rnn.embed' op operand #0 must be statically shaped tensor of 32-bit signless integer values, but got 'tensor<4x?xi32>'}}
+  %e = rnn.embed %ids, %table : tensor<4x?xi32>, tensor<10x3xf32> -> tensor<4x6x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dynamic_merge(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) {
+  // expected-error @+1 {{'rnn.merge' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<?x3xf32>'}}
+  %m = rnn.merge <add> %a, %b : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x3xf32>
+  return
+}

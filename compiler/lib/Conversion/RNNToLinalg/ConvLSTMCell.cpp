@@ -75,8 +75,6 @@ struct ConvLSTMCellLowering : OpRewritePattern<ConvLSTMCellOp> {
 
   LogicalResult matchAndRewrite(ConvLSTMCellOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkStaticShapes(op, rewriter)))
-      return failure();
     int64_t spatial = op.getNumSpatialDims();
     if (!hasNamedConvolution(spatial))
       return rewriter.notifyMatchFailure(

@@ -71,8 +71,6 @@ struct LSTMCellLowering : OpRewritePattern<LSTMCellOp> {
 
   LogicalResult matchAndRewrite(LSTMCellOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkStaticShapes(op, rewriter)))
-      return failure();
     Location loc = op.getLoc();
     DenseCell cell(rewriter, loc, LSTMCellOp::kNumGates, op.getInput(),
                    {op.getC(), op.getH()}, op.getWi(), op.getWh(), op.getBi(),
@@ -103,8 +101,6 @@ struct GRUCellLowering : OpRewritePattern<GRUCellOp> {
 
   LogicalResult matchAndRewrite(GRUCellOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkStaticShapes(op, rewriter)))
-      return failure();
     Location loc = op.getLoc();
     DenseCell cell(rewriter, loc, GRUCellOp::kNumGates, op.getInput(),
                    {op.getH()}, op.getWi(), op.getWh(), op.getBi(), op.getBh());
@@ -132,8 +128,6 @@ struct MGUCellLowering : OpRewritePattern<MGUCellOp> {
 
   LogicalResult matchAndRewrite(MGUCellOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkStaticShapes(op, rewriter)))
-      return failure();
     Location loc = op.getLoc();
     DenseCell cell(rewriter, loc, MGUCellOp::kNumGates, op.getInput(),
                    {op.getH()}, op.getWi(), op.getWh(), op.getBi(), op.getBh());
@@ -159,8 +153,6 @@ struct SimpleCellLowering : OpRewritePattern<SimpleCellOp> {
 
   LogicalResult matchAndRewrite(SimpleCellOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkStaticShapes(op, rewriter)))
-      return failure();
     Location loc = op.getLoc();
     DenseCell cell(rewriter, loc, SimpleCellOp::kNumGates, op.getInput(),
                    {op.getH()}, op.getWi(), op.getWh(), op.getBi(), op.getBh());

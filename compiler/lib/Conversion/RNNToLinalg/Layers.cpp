@@ -179,8 +179,6 @@ struct LowerDense : OpRewritePattern<DenseOp> {
 
   LogicalResult matchAndRewrite(DenseOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkStaticShapes(op, rewriter)))
-      return failure();
     Location loc = op.getLoc();
     RankedTensorType resultType = op.getResult().getType();
     Value product =
@@ -227,8 +225,6 @@ struct LowerActivation : OpRewritePattern<ActivationOp> {
 
   LogicalResult matchAndRewrite(ActivationOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkStaticShapes(op, rewriter)))
-      return failure();
     rewriter.replaceOp(op, emitActivationOn(rewriter, op.getLoc(), op.getFn(),
                                             op.getInput()));
     return success();
@@ -240,8 +236,6 @@ struct LowerLayerNorm : OpRewritePattern<LayerNormOp> {
 
   LogicalResult matchAndRewrite(LayerNormOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkStaticShapes(op, rewriter)))
-      return failure();
     Location loc = op.getLoc();
     RankedTensorType type = op.getResult().getType();
     Type elementType = type.getElementType();
@@ -318,8 +312,6 @@ struct LowerPool : OpRewritePattern<PoolOp> {
 
   LogicalResult matchAndRewrite(PoolOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkStaticShapes(op, rewriter)))
-      return failure();
     Location loc = op.getLoc();
     RankedTensorType inputType = op.getInput().getType();
     RankedTensorType resultType = op.getResult().getType();
@@ -488,8 +480,6 @@ struct LowerEmbed : OpRewritePattern<EmbedOp> {
 
   LogicalResult matchAndRewrite(EmbedOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkStaticShapes(op, rewriter)))
-      return failure();
     Location loc = op.getLoc();
     RankedTensorType resultType = op.getResult().getType();
     int64_t rank = resultType.getRank();

@@ -127,17 +127,6 @@ Value mlir::rnn::emitActivation(OpBuilder &b, Location loc, Activation act,
 // Tensors
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::rnn::checkStaticShapes(Operation *op,
-                                           PatternRewriter &rewriter) {
-  for (Type type :
-       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
-    auto shaped = dyn_cast<ShapedType>(type);
-    if (!shaped || !shaped.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "expected static shapes");
-  }
-  return success();
-}
-
 /// The reassociation that folds dims [0, numFolded) of a tensor of
 /// `expandedRank` dims into one and keeps every other dim.
 static SmallVector<ReassociationIndices> foldLeading(int64_t numFolded,

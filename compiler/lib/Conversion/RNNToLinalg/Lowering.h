@@ -37,9 +37,6 @@ Value emitActivation(OpBuilder &b, Location loc, Activation act, Value x);
 // Tensors
 //===----------------------------------------------------------------------===//
 
-/// Checks that every operand and result of `op` has a static shape.
-LogicalResult checkStaticShapes(Operation *op, PatternRewriter &rewriter);
-
 /// `value` (*batch, *rest) with its `numBatchDims` leading dims folded into
 /// one: collapsed when there are several, a unit dim inserted when none.
 Value collapseBatchDims(OpBuilder &b, Location loc, Value value,

@@ -90,8 +90,6 @@ struct MergeLowering : OpRewritePattern<MergeOp> {
 
   LogicalResult matchAndRewrite(MergeOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkStaticShapes(op, rewriter)))
-      return failure();
     Location loc = op.getLoc();
     Value result = op.getKind() == Merge::concat
                        ? emitConcat(rewriter, loc, op.getLhs(), op.getRhs(),

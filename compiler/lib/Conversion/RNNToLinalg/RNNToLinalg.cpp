@@ -39,10 +39,6 @@ static bool isLowered(Operation *op) {
 
 /// Emits an error on `op` when the patterns cannot lower it.
 static LogicalResult checkSupported(Operation *op) {
-  for (Type type :
-       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
-    if (!cast<ShapedType>(type).hasStaticShape())
-      return op->emitError("expected static shapes, found ") << type;
   if (auto conv = dyn_cast<ConvLSTMCellOp>(op)) {
     int64_t spatial = conv.getNumSpatialDims();
     if (!hasNamedConvolution(spatial))

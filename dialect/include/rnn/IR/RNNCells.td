@@ -15,7 +15,10 @@ include "rnn/IR/RNNEnums.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
-def RNN_FloatTensor : RankedTensorOf<[AnyFloat]>;
+// Static shapes only: every size is fixed at compile time (run-time sizes are
+// scalar operands of the ops that take them), so a `?` is a verifier error
+// here rather than invalid IR several passes later.
+def RNN_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
 
 // The operands shared by gated cells: input, fused kernels, optional biases.
 class RNN_GatedCellOp<string mnemonic, int gates, list<Trait> traits = []>

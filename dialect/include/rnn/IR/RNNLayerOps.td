@@ -109,7 +109,7 @@ def RNN_PoolOp : RNN_Op<"pool", [Pure]> {
     ```
   }];
   let arguments = (ins RNN_PoolKindAttr:$kind, RNN_FloatTensor:$input,
-      Optional<RankedTensorOf<[I32]>>:$seq_lengths, I64Attr:$num_batch_dims,
+      Optional<StaticShapeTensorOf<[I32]>>:$seq_lengths, I64Attr:$num_batch_dims,
       UnitAttr:$time_major);
   let results = (outs RNN_FloatTensor:$result);
   let assemblyFormat = [{
@@ -137,7 +137,7 @@ def RNN_EmbedOp : RNN_Op<"embed", [Pure]> {
            -> tensor<4x50x16xf32>
     ```
   }];
-  let arguments = (ins RankedTensorOf<[I32]>:$ids,
+  let arguments = (ins StaticShapeTensorOf<[I32]>:$ids,
       RNN_FloatTensor:$embedding);
   let results = (outs RNN_FloatTensor:$result);
   let assemblyFormat = [{

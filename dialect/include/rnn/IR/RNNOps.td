@@ -11,7 +11,7 @@ include "mlir/IR/RegionKindInterface.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-def RNN_LengthsTensor : RankedTensorOf<[I32]>;
+def RNN_LengthsTensor : StaticShapeTensorOf<[I32]>;
 
 //===----------------------------------------------------------------------===//
 // Layers
