@@ -94,7 +94,11 @@ static LogicalResult describeEntryPoint(ModuleOp module,
     param.shape.assign(type.getShape().begin(), type.getShape().end());
     bool int32 = type.getElementType().isInteger(32);
     param.isTokens = int32 && param.name == "x";
-    param.isLengths = int32 && !param.isTokens;
+    param.isSteps = int32 && param.name == rnn::kStepsArgName;
+    param.isLengths = int32 && !param.isTokens && !param.isSteps;
+    if (auto axis = entry.getArgAttrOfType<IntegerAttr>(
+            i, rnn::kTimeAxisAttrName))
+      param.timeAxis = axis.getInt();
     param.isOutput = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
     compiled.parameters.push_back(std::move(param));
   }

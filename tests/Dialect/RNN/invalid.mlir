@@ -596,3 +596,25 @@ func.func @negative_embed_result(%ids: tensor<4x6xi32>, %t: tensor<10x3xf32>) {
   %0 = rnn.embed %ids, %t : tensor<4x6xi32>, tensor<10x3xf32> -> tensor<4x3xf32>
   return
 }
+
+// -----
+
+func.func @negative_scan_steps_with_reverse(%x: tensor<8x4x5xf32>, %n: index) {
+  // expected-error @+1 {{'rnn.scan' op expects no 'reverse' or 'lengths' with 'steps' (they need the whole sequence)}}
+  %0 = rnn.scan %x steps(%n) reverse {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_steps_with_lengths(%x: tensor<8x4x5xf32>, %len: tensor<8xi32>, %n: index) {
+  // expected-error @+1 {{'rnn.scan' op expects no 'reverse' or 'lengths' with 'steps' (they need the whole sequence)}}
+  %0 = rnn.scan %x lengths(%len : tensor<8xi32>) steps(%n) {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
