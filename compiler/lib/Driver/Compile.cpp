@@ -193,6 +193,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   codegen.path = options.emit == Emit::C ? CodegenPath::C : CodegenPath::LLVM;
   codegen.timeBlockBytes = options.timeBlockBytes;
   codegen.timeBlockRows = options.timeBlockRows;
+  codegen.alternateSweeps = !loaded.model.stream;
   // The C is the same for every target, but a --target or --cpu that
   // names nothing is an error on both paths.
   bool checkTarget =
@@ -247,6 +248,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       func.removeArgAttr(i, rnn::kNameAttrName);
       func.removeArgAttr(i, rnn::kWorkspaceAttrName);
       func.removeArgAttr(i, rnn::kOutputAttrName);
+      func.removeArgAttr(i, rnn::kTimeAxisAttrName);
     }
   });
   PassManager toLLVM(&ctx);

@@ -108,7 +108,10 @@ int main(void) {
   for (i = 0; i < UPPER_STATE_FLOATS; ++i)
     changed += whole.carries[i] != carries[i];
   for (trial = 0; trial < 30; ++trial) {
-    int t0 = 0, chunk = 0;
+    int t0 = 0;
+#ifdef BREAK_CHUNKS
+    int chunk = 0;
+#endif
     NAME_state_init(&chunked, carries);
     memset(y_chunked, 0, sizeof y_chunked);
     while (t0 < T) {
@@ -120,11 +123,10 @@ int main(void) {
         return 1;
       scatter(y_chunked, yc, t0, n, O);
 #ifdef BREAK_CHUNKS
-      if (chunk == 0)
+      if (chunk++ == 0)
         chunked.carries[0] += 1e-3f;
 #endif
       t0 += n;
-      ++chunk;
     }
     same &= memcmp(y_chunked, y_whole, sizeof y_whole) == 0 &&
             memcmp(chunked.carries, whole.carries, sizeof whole.carries) == 0;
