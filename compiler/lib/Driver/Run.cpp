@@ -307,6 +307,10 @@ void rnnc::printModelArrays(llvm::raw_ostream &os,
   os << "model '" << model.name << "':\n";
   print("inputs (arrays of --inputs):", inputs);
   print("outputs (arrays of --output):", outputs);
+  if (model.runtimeTime)
+    os << "x and y may have any number of steps up to " << model.time
+       << " on axis " << timeAxis(model) << " (input.time: {max: "
+       << model.time << "}); y has x's\n";
 }
 
 LogicalResult rnnc::runModel(const LoadedModel &loaded,

@@ -162,5 +162,34 @@ def out_of_range(m, name, emit, tmax):
     print(f"{name} {emit}: out of range: {', '.join(results)}")
 
 
+def cli(out):
+    """`rnnc run`'s files: a {max: 30} spec and its static twin of 7 steps,
+    weights, and x of 7 steps (plus one of 31, above the maximum)."""
+    out = Path(out)
+    layers = """
+  - {type: RNN, name: enc, cell: {type: GRUCell, features: 6}, return_carry: true}
+  - {type: Dense, name: head, features: 2}
+"""
+    rng = np.random.default_rng(7)
+    (out / "max.yaml").write_text(spec("cli", "[2]", "{max: 30}", False, 3, layers))
+    (out / "static.yaml").write_text(spec("cli", "[2]", 7, False, 3, layers))
+    np.savez(out / "w.npz", **weights(rng, layers, 3))
+    np.savez(out / "x7.npz", x=rng.standard_normal((2, 7, 3)).astype(np.float32))
+    np.savez(out / "x31.npz", x=rng.standard_normal((2, 31, 3)).astype(np.float32))
+
+
+def same(a, b):
+    """Prints each array of npz `a` with its shape and whether `b` has it
+    bit for bit."""
+    a, b = np.load(a), np.load(b)
+    for k in sorted(a):
+        print(f"{k} {list(a[k].shape)} {'same' if np.array_equal(a[k], b[k]) else 'DIFFERS'}")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    if len(sys.argv) > 1 and sys.argv[1] == "cli":
+        cli(sys.argv[2])
+    elif len(sys.argv) > 1 and sys.argv[1] == "same":
+        same(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit(main())
