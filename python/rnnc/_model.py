@@ -187,7 +187,10 @@ def _build(work, spec_bytes, weights_bytes, suffix, emit, options, rnnc_bin,
 # The header: sizes, status codes, and the entry point's parameters.
 
 _DEFINE = re.compile(r"^#define (\w+) (-?\d+)(?: /\* (.*) \*/)?$")
-_PARAM = re.compile(r"^ \*   (\w+) (float|int32_t)((?:\[\d+\])+|\(scalar\))( \(written\))?$")
+# "[*steps]" is the run-time number of steps (input.time: {max: N}); a
+# remark in parentheses may follow.
+_PARAM = re.compile(r"^ \*   (\w+) (float|int32_t)((?:\[(?:\d+|\*steps)\])+|\(scalar\))"
+                    r"( \(written\))?(?: \(.*\))?$")
 
 
 def _parse_header(text, name):
@@ -211,7 +214,8 @@ def _parse_header(text, name):
             m = _PARAM.match(line)
             if m:
                 shape = () if m.group(3) == "(scalar)" else tuple(
-                    int(d) for d in re.findall(r"\d+", m.group(3)))
+                    None if d == "*steps" else int(d)
+                    for d in re.findall(r"\[([^\]]+)\]", m.group(3)))
                 params.append((m.group(1), np.float32 if m.group(2) == "float"
                                else np.int32, shape, bool(m.group(4))))
             elif line.startswith(" * Returns"):
@@ -283,7 +287,11 @@ class Model:
         self._workspace_buf = np.zeros(size + align, dtype=np.uint8)
         off = (-self._workspace_buf.ctypes.data) % align
         self._workspace = self._workspace_buf.ctypes.data + off
-        self._input_names = [n for n, _, _ in self._inputs]
+        # input.time: {max: N}: x gives the steps of a call; `steps` is
+        # passed for the caller.
+        self._runtime_time = any(n == "steps" for n, _, _ in self._inputs)
+        self._inputs_given = [i for i in self._inputs if i[0] != "steps"]
+        self._input_names = [n for n, _, _ in self._inputs_given]
         self._has_lengths = "seq_lengths" in self._input_names
         self._simple_inputs = set(self._input_names) <= {"x", "seq_lengths"}
 
@@ -332,7 +340,26 @@ class Model:
             given = self._gather(x, seq_lengths, initial_carry, carries)
         args = []
         keep = []
+        steps = None
+        if self._runtime_time:
+            xshape = next(sh for n, _, sh in self._inputs if n == "x")
+            axis = xshape.index(None)
+            xa = np.asarray(given["x"])
+            if xa.ndim != len(xshape):
+                raise ValueError("%s: input 'x' must have %d dims, found %s" % (
+                    self.name, len(xshape), xa.shape))
+            steps = xa.shape[axis]
+            if steps > self.info["time"]:
+                raise ValueError("%s: x has %d steps, more than the compiled "
+                                 "maximum %d" % (self.name, steps,
+                                                 self.info["time"]))
+            given = dict(given, steps=np.array(steps, np.int32))
+
+        def call_shape(shape):
+            return tuple(steps if d is None else d for d in shape)
+
         for name, dtype, shape in self._inputs:
+            shape = call_shape(shape)
             a = given[name]
             if not isinstance(a, np.ndarray):
                 a = np.asarray(a)
@@ -348,7 +375,7 @@ class Model:
             args.append(a.ctypes.data)
         outputs = {}
         for name, dtype, shape in self._outputs:
-            a = np.empty(shape, dtype)
+            a = np.empty(call_shape(shape), dtype)
             outputs[name] = a
             args.append(a.ctypes.data)
         args.append(self._workspace)

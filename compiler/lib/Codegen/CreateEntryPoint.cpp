@@ -131,6 +131,55 @@ llvm::SmallBitVector carryAliasArguments(func::FuncOp entry) {
   return result;
 }
 
+/// With a run-time number of steps: kStatusArgument when `steps` (the
+/// caller's int32) is outside [0, maxSteps], else `status`.
+Value checkSteps(OpBuilder &b, Location loc, Value stepsBuffer,
+                 int64_t maxSteps, Value status) {
+  Value steps = memref::LoadOp::create(b, loc, stepsBuffer, ValueRange{});
+  // Unsigned: a negative count is above any maximum.
+  Value bad = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ugt, steps,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(maxSteps)));
+  Value error = arith::ConstantOp::create(
+      b, loc, b.getI32IntegerAttr(kStatusArgument));
+  return arith::SelectOp::create(b, loc, bad, error, status);
+}
+
+/// Copies the first `steps` steps between a buffer of the model's maximum
+/// shape and the caller's buffer, dense for `steps` (librnnrt's
+/// rnnrt_copy_steps_*): `toCaller` from `full` into `dense`, else back.
+void copySteps(OpBuilder &b, Location loc, ModuleOp module, Value full,
+               Value dense, int64_t timeAxis, Value steps, bool toCaller) {
+  auto type = cast<MemRefType>(full.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t outer = 1, stepElements = 1;
+  for (int64_t d = 0; d < timeAxis; ++d)
+    outer *= shape[d];
+  for (int64_t d = timeAxis + 1; d < type.getRank(); ++d)
+    stepElements *= shape[d];
+  Value count = arith::ExtSIOp::create(b, loc, b.getI64Type(), steps);
+  Value maxSteps = arith::ConstantOp::create(
+      b, loc, b.getI64IntegerAttr(shape[timeAxis]));
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v))
+        .getResult();
+  };
+  Value dst = pointerBuffer(b, loc, toCaller ? dense : full);
+  Value src = pointerBuffer(b, loc, toCaller ? full : dense);
+  SmallVector<Value> args{dst,
+                          src,
+                          i64(outer),
+                          count,
+                          i64(stepElements),
+                          toCaller ? count : maxSteps,
+                          toCaller ? maxSteps : count};
+  std::string name = type.getElementType().isF32() ? "rnnrt_copy_steps_f32"
+                                                    : "rnnrt_copy_steps_i32";
+  func::FuncOp copy = lookupOrDeclareRuntimeFunction(
+      b, module, name, ValueRange(args).getTypes());
+  func::CallOp::create(b, loc, copy, args);
+}
+
 LogicalResult createEntryPoint(func::FuncOp model) {
   FunctionType type = model.getFunctionType();
   if (!llvm::all_of(type.getInputs(), llvm::IsaPred<RankedTensorType>) ||
@@ -138,6 +187,10 @@ LogicalResult createEntryPoint(func::FuncOp model) {
     return model.emitOpError("expects a model function on ranked tensors");
   auto numSteps = model->getAttrOfType<IntegerAttr>(kNumStepsAttrName);
   std::optional<unsigned> lengthsArg = findArgument(model, "seq_lengths");
+  std::optional<unsigned> stepsArg = findArgument(model, kStepsArgName);
+  if (stepsArg && !numSteps)
+    return model.emitOpError("expects '")
+           << kNumStepsAttrName << "' on a model with run-time steps";
   if (lengthsArg && !numSteps)
     return model.emitOpError("expects '")
            << kNumStepsAttrName << "' on a model with sequence lengths";
@@ -198,6 +251,9 @@ LogicalResult createEntryPoint(func::FuncOp model) {
         ValueRange(args).getTypes());
     status = func::CallOp::create(b, loc, check, args).getResult(0);
   }
+  if (stepsArg)
+    status = checkSteps(b, loc, block->getArgument(*stepsArg),
+                        numSteps.getInt(), status);
   // Token ids are read only once every pointer is known to be valid.
   status = checkTokenIds(b, loc, model, block, status);
   scf::YieldOp::create(b, loc, ValueRange{status});
@@ -210,20 +266,56 @@ LogicalResult createEntryPoint(func::FuncOp model) {
 
   // The model's body, on the caller's buffers.
   b.setInsertionPointToStart(ifOk.thenBlock());
+  // With run-time steps, the buffers with a time axis are dense for the
+  // actual steps: the model works on a buffer of the maximum shape (in the
+  // workspace) that the first steps are copied into and out of.
+  ModuleOp module = model->getParentOfType<ModuleOp>();
+  Value steps;
+  if (stepsArg)
+    steps = memref::LoadOp::create(b, loc, block->getArgument(*stepsArg),
+                                   ValueRange{});
+  auto timeAxisOf = [](DictionaryAttr attrs) -> std::optional<int64_t> {
+    if (auto axis = attrs ? attrs.getAs<IntegerAttr>(kTimeAxisAttrName)
+                          : IntegerAttr())
+      return axis.getInt();
+    return std::nullopt;
+  };
   IRMapping mapping;
-  for (unsigned i = 0; i < numInputs; ++i)
+  for (unsigned i = 0; i < numInputs; ++i) {
+    Value buffer = block->getArgument(i);
+    std::optional<int64_t> axis = timeAxisOf(model.getArgAttrDict(i));
+    if (steps && axis) {
+      Value full = memref::AllocOp::create(
+          b, loc, cast<MemRefType>(bufferType(type.getInput(i))));
+      copySteps(b, loc, module, full, buffer, *axis, steps,
+                /*toCaller=*/false);
+      buffer = full;
+    }
     mapping.map(model.getArgument(i),
                 bufferization::ToTensorOp::create(
-                    b, loc, type.getInput(i), block->getArgument(i),
+                    b, loc, type.getInput(i), buffer,
                     /*restrict=*/true, /*writable=*/false));
+  }
   Block &body = model.getBody().front();
   for (Operation &op : body.without_terminator())
     b.clone(op, mapping);
-  for (auto [i, result] : llvm::enumerate(body.getTerminator()->getOperands()))
+  SmallVector<std::tuple<Value, Value, int64_t>> copiesOut;
+  for (auto [i, result] :
+       llvm::enumerate(body.getTerminator()->getOperands())) {
+    Value buffer = block->getArgument(numInputs + i);
+    std::optional<int64_t> axis = timeAxisOf(model.getResultAttrDict(i));
+    if (steps && axis) {
+      Value full = memref::AllocOp::create(
+          b, loc, cast<MemRefType>(bufferType(type.getResult(i))));
+      copiesOut.push_back({full, buffer, *axis});
+      buffer = full;
+    }
     bufferization::MaterializeInDestinationOp::create(
-        b, loc, Type(), mapping.lookupOrDefault(result),
-        block->getArgument(numInputs + i), /*restrict=*/true,
-        /*writable=*/true);
+        b, loc, Type(), mapping.lookupOrDefault(result), buffer,
+        /*restrict=*/true, /*writable=*/true);
+  }
+  for (auto [full, dense, axis] : copiesOut)
+    copySteps(b, loc, module, full, dense, axis, steps, /*toCaller=*/true);
 
   b.setInsertionPointToEnd(block);
   func::ReturnOp::create(b, loc, status);

@@ -94,7 +94,11 @@ static LogicalResult describeEntryPoint(ModuleOp module,
     param.shape.assign(type.getShape().begin(), type.getShape().end());
     bool int32 = type.getElementType().isInteger(32);
     param.isTokens = int32 && param.name == "x";
-    param.isLengths = int32 && !param.isTokens;
+    param.isSteps = int32 && param.name == rnn::kStepsArgName;
+    param.isLengths = int32 && !param.isTokens && !param.isSteps;
+    if (auto axis = entry.getArgAttrOfType<IntegerAttr>(
+            i, rnn::kTimeAxisAttrName))
+      param.timeAxis = axis.getInt();
     param.isOutput = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
     compiled.parameters.push_back(std::move(param));
   }
@@ -189,6 +193,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   codegen.path = options.emit == Emit::C ? CodegenPath::C : CodegenPath::LLVM;
   codegen.timeBlockBytes = options.timeBlockBytes;
   codegen.timeBlockRows = options.timeBlockRows;
+  codegen.alternateSweeps = !loaded.model.stream;
   // The C is the same for every target, but a --target or --cpu that
   // names nothing is an error on both paths.
   bool checkTarget =
@@ -243,6 +248,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       func.removeArgAttr(i, rnn::kNameAttrName);
       func.removeArgAttr(i, rnn::kWorkspaceAttrName);
       func.removeArgAttr(i, rnn::kOutputAttrName);
+      func.removeArgAttr(i, rnn::kTimeAxisAttrName);
     }
   });
   PassManager toLLVM(&ctx);

@@ -101,6 +101,32 @@ std::string unexpectedInputHint(const spec::Model &model, StringRef name,
   return "the model takes " + list;
 }
 
+/// The time axis of x and y.
+int64_t timeAxis(const spec::Model &model) {
+  return model.timeMajor ? 0 : int64_t(model.batch.size());
+}
+
+/// With `input.time: {max: N}`: `actual` is `expected` but for a time dim
+/// of at most N.
+bool timeWithinMaximum(const spec::Model &model, ArrayRef<int64_t> actual,
+                       ArrayRef<int64_t> expected) {
+  int64_t axis = timeAxis(model);
+  for (auto [d, pair] : llvm::enumerate(llvm::zip(actual, expected))) {
+    auto [a, e] = pair;
+    if (int64_t(d) == axis ? a > e : a != e)
+      return false;
+  }
+  return true;
+}
+
+/// The shape of `param` for a call that runs `steps` steps.
+std::vector<int64_t> callShape(const EntryParameter &param, int64_t steps) {
+  std::vector<int64_t> shape = param.shape;
+  if (param.timeAxis)
+    shape[*param.timeAxis] = steps;
+  return shape;
+}
+
 /// Checks that `arrays` holds exactly the arrays the model takes, each with
 /// its dtype and shape; reports every problem at `loc`.
 LogicalResult checkInputs(const spec::Model &model, ArrayRef<Array> arrays,
@@ -144,6 +170,19 @@ LogicalResult checkInputs(const spec::Model &model, ArrayRef<Array> arrays,
                              ? " (convert it with .astype(np.float32))"
                              : "");
       ok = false;
+    } else if (model.runtimeTime && input->name == "x" &&
+               array.shape.size() == input->shape.size() &&
+               timeWithinMaximum(model, array.shape, input->shape)) {
+      // Any number of steps up to the maximum.
+    } else if (model.runtimeTime && input->name == "x" &&
+               array.shape.size() == input->shape.size()) {
+      emitError(loc) << "input 'x' has shape "
+                     << spec::formatShape(array.shape) << ", expected "
+                     << spec::formatShape(input->shape)
+                     << " with at most " << model.time
+                     << " steps on axis " << timeAxis(model)
+                     << " ('input.time: {max: " << model.time << "}')";
+      ok = false;
     } else if (array.shape != input->shape) {
       emitError(loc) << "input '" << array.name << "' has shape "
                      << spec::formatShape(array.shape) << ", expected "
@@ -172,13 +211,19 @@ struct Buffers {
 LogicalResult fillBuffers(const spec::Model &model,
                           ArrayRef<EntryParameter> parameters,
                           const llvm::StringMap<const Array *> &inputs,
-                          Location loc, Buffers &buffers) {
+                          int64_t steps, Location loc, Buffers &buffers) {
   buffers.floats.resize(parameters.size());
   buffers.ints.resize(parameters.size());
   for (auto [i, param] : llvm::enumerate(parameters)) {
+    std::vector<int64_t> shape = callShape(param, steps);
     int64_t size = 1;
-    for (int64_t dim : param.shape)
+    for (int64_t dim : shape)
       size *= dim;
+    if (param.isSteps) {
+      buffers.ints[i].assign(1, static_cast<int32_t>(steps));
+      buffers.pointers.push_back(buffers.ints[i].data());
+      continue;
+    }
     if (param.isOutput) {
       buffers.floats[i].assign(size, 0.0f);
       buffers.pointers.push_back(buffers.floats[i].data());
@@ -189,10 +234,10 @@ LogicalResult fillBuffers(const spec::Model &model,
       return emitError(loc) << "the inputs have no array '" << param.name
                             << "' (expected shape " << spec::formatShape(param.shape)
                             << ")";
-    if (array->shape != param.shape)
+    if (array->shape != shape)
       return emitError(loc) << "input '" << param.name << "' has shape "
                             << spec::formatShape(array->shape) << ", expected "
-                            << spec::formatShape(param.shape);
+                            << spec::formatShape(shape);
     // seq_lengths and, after an Embed, the token ids x are int32.
     if (param.isLengths || (param.name == "x" && model.takesTokens())) {
       auto values = weights::toInt64(*array);
@@ -262,6 +307,10 @@ void rnnc::printModelArrays(llvm::raw_ostream &os,
   os << "model '" << model.name << "':\n";
   print("inputs (arrays of --inputs):", inputs);
   print("outputs (arrays of --output):", outputs);
+  if (model.runtimeTime)
+    os << "x and y may have any number of steps up to " << model.time
+       << " on axis " << timeAxis(model) << " (input.time: {max: "
+       << model.time << "}); y has x's\n";
 }
 
 LogicalResult rnnc::runModel(const LoadedModel &loaded,
@@ -287,8 +336,13 @@ LogicalResult rnnc::runModel(const LoadedModel &loaded,
       compileModel(loaded, sourceMgr, compileOptions, ctx);
   if (failed(compiled))
     return failure();
+  // With `input.time: {max: N}`, x says how many steps this call runs.
+  int64_t steps = model.time;
+  if (model.runtimeTime)
+    steps = byName.lookup("x")->shape[timeAxis(model)];
   Buffers buffers;
-  if (failed(fillBuffers(model, compiled->parameters, byName, loc, buffers)))
+  if (failed(fillBuffers(model, compiled->parameters, byName, steps, loc,
+                         buffers)))
     return failure();
   std::unique_ptr<ModelLibrary> library =
       ModelLibrary::load(*compiled, compileOptions.emit, model.name, loc);
@@ -348,7 +402,7 @@ LogicalResult rnnc::runModel(const LoadedModel &loaded,
     Array array;
     array.name = param.name;
     array.dtype = DType::F32;
-    array.shape = param.shape;
+    array.shape = callShape(param, steps);
     const std::vector<float> &values = buffers.floats[i];
     array.bytes.resize(values.size() * sizeof(float));
     std::memcpy(array.bytes.data(), values.data(), array.bytes.size());

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -309,6 +310,10 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
     }
   }
 
+  if (model.runtimeTime)
+    addArgument(RankedTensorType::get({}, builder.getI32Type()),
+                rnn::kStepsArgName);
+
   auto func = func::FuncOp::create(builder, modelLoc, model.name,
                                    builder.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
@@ -324,6 +329,13 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
   };
 
   Value x = entry->getArgument(0);
+  Value steps;
+  if (model.runtimeTime) {
+    Value count = tensor::ExtractOp::create(builder, modelLoc,
+                                            entry->getArguments().back());
+    steps = arith::IndexCastOp::create(builder, modelLoc,
+                                       builder.getIndexType(), count);
+  }
   SmallVector<Value> results;
   SmallVector<std::string> resultNames;
   UnitAttr zeroPadded =
@@ -362,7 +374,8 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
       UnitAttr reverse = rnn.reverse ? builder.getUnitAttr() : UnitAttr();
       // keep_order without reverse is a no-op in Flax; the op rejects it.
       auto scan = rnn::ScanOp::create(
-          builder, loc, types, x, lengths, takeInits(layer, rnn), numBatchDims,
+          builder, loc, types, x, lengths, takeInits(layer, rnn), steps,
+          numBatchDims,
           timeMajor, reverse, rnn.reverse && rnn.keepOrder ? reverse : UnitAttr(),
           zeroPadded, builder.getI64IntegerAttr(rnn.unroll));
       buildCellBody(scan.getBody(), rnn.cell, params[k].forward, inputFeatures,
@@ -436,6 +449,13 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
     func.setResultAttr(i, rnn::kNameAttrName, builder.getStringAttr(name));
   func->setAttr(rnn::kNumStepsAttrName,
                 builder.getI64IntegerAttr(model.time));
+  if (model.runtimeTime) {
+    // Pools are rejected with a run-time time, so y keeps the time axis.
+    IntegerAttr timeAxis = builder.getI64IntegerAttr(
+        model.timeMajor ? 0 : int64_t(model.batch.size()));
+    func.setArgAttr(0, rnn::kTimeAxisAttrName, timeAxis);
+    func.setResultAttr(0, rnn::kTimeAxisAttrName, timeAxis);
+  }
   return module;
 }
 
@@ -445,6 +465,7 @@ OwningOpRef<ModuleOp> rnnc::buildModelModule(MLIRContext &ctx,
                                              const Model &model,
                                              ArrayRef<LayerParams> params,
                                              const llvm::SourceMgr &sourceMgr) {
-  ctx.loadDialect<rnn::RNNDialect, arith::ArithDialect, func::FuncDialect>();
+  ctx.loadDialect<rnn::RNNDialect, arith::ArithDialect, func::FuncDialect,
+                  tensor::TensorDialect>();
   return ModelBuilder(ctx, model, params, sourceMgr).build();
 }

@@ -25,11 +25,12 @@ constexpr llvm::StringLiteral kToLinalg =
 
 /// For the LLVM path, matmuls become register-blocked vector code (blocks of
 /// {0} x {1}) that reads weights read again every step in alternate
-/// directions; the accumulator block is hoisted out of the loop over k (a
+/// directions (unless {2} is false: CodegenOptions::alternateSweeps); the
+/// accumulator block is hoisted out of the loop over k (a
 /// zero accumulator then folds to a constant vector), and constant weights
 /// are stored in the order the blocks read them.
 constexpr llvm::StringLiteral kVectorizeMatmuls =
-    "rnn-vectorize-matmuls{{tile-m={0} tile-n={1} alternate-sweeps=true},"
+    "rnn-vectorize-matmuls{{tile-m={0} tile-n={1} alternate-sweeps={2}},"
     "canonicalize,"
     "loop-invariant-subset-hoisting,canonicalize,rnn-pack-weight-panels";
 
@@ -91,7 +92,8 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
     if (options.blockRows * options.blockColumns >= 256)
       addPipeline(pm, "rnn-overlap-input-projection");
     addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
-                                  options.blockColumns)
+                                  options.blockColumns,
+                                  options.alternateSweeps ? "true" : "false")
                         .str());
   }
   addPipeline(pm, kBufferize);

@@ -201,6 +201,19 @@ prepareDirection(const spec::Model &model, const spec::Layer &layer,
 llvm::Expected<Outputs> reference::run(const spec::Model &model,
                                        llvm::ArrayRef<LayerParams> params,
                                        const Inputs &inputs) {
+  if (model.runtimeTime) {
+    // `input.time: {max: N}`: the model of x's number of steps.
+    size_t axis = model.timeMajor ? 0 : model.batch.size();
+    if (axis >= inputs.x.shape.size() || inputs.x.shape[axis] < 0 ||
+        inputs.x.shape[axis] > model.time)
+      return makeError("expected x with at most " + llvm::Twine(model.time) +
+                       " steps (input.time: {max: " + llvm::Twine(model.time) +
+                       "})");
+    spec::Model actual = model;
+    actual.runtimeTime = false;
+    actual.time = inputs.x.shape[axis];
+    return run(actual, params, inputs);
+  }
   if (model.layers.empty())
     return makeError("expected at least one layer, found none");
   if (params.size() != model.layers.size())

@@ -100,6 +100,40 @@ ParamShape paramShape(const Cell &cell, const Shape &input) {
           cell.kind == CellKind::ConvLSTM ? cell.useBias : true};
 }
 
+/// `time: {max: N}` runs the recurrence for the actual steps only, and a
+/// stream (`stream: true`) one chunk at a time, so both take the layers
+/// that read each step once, in order: not the ones that need the whole
+/// sequence (a reversed scan starts at its end, a Pool reduces all of it),
+/// nor per-row lengths on top of the run-time length.
+void checkRuntimeTime(const Model &model, const ModelInfo &info,
+                      SpecDiagnostics &diags) {
+  if (!model.runtimeTime)
+    return;
+  std::string cannot = model.stream
+                           ? "cannot be streamed ('input.stream: true')"
+                           : "cannot run with a run-time 'input.time' "
+                             "({max: N})";
+  if (model.seqLengths)
+    diags.error(info.seqLengthsLoc,
+                "'input.seq_lengths' " + cannot +
+                    ": the 'steps' argument is every row's length");
+  for (auto [layer, layerInfo] : llvm::zip(model.layers, info.layers)) {
+    std::string self =
+        "layer '" + layer.name + "' (" + stringify(layer.kind) + ")";
+    if (layer.isBidirectional())
+      diags.error(layerInfo.typeLoc,
+                  self + " needs the whole sequence (its backward direction "
+                         "starts at the last step), so it " + cannot);
+    else if (layer.kind == Layer::Kind::RNN && layer.rnn.reverse)
+      diags.error(layerInfo.typeLoc,
+                  self + " has 'reverse: true', which needs the whole "
+                         "sequence, so it " + cannot);
+    else if (layer.kind == Layer::Kind::Pool)
+      diags.error(layerInfo.typeLoc,
+                  self + " reduces the whole sequence, so it " + cannot);
+  }
+}
+
 } // namespace
 
 void rnnc::spec::detail::checkModel(const Model &model, const ModelInfo &info,
@@ -107,6 +141,7 @@ void rnnc::spec::detail::checkModel(const Model &model, const ModelInfo &info,
   std::vector<bool> duplicate(model.layers.size(), false);
   checkUniqueNames(model, info, diags, duplicate);
   checkNNXCells(model, info, diags);
+  checkRuntimeTime(model, info, diags);
 
   bool tokens = model.takesTokens() && !info.layers.empty() &&
                 info.layers.front().typed;

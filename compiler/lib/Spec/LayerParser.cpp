@@ -645,6 +645,16 @@ void rnnc::spec::detail::parseLayers(YamlReader &reader, Field &field,
 }
 
 void rnnc::spec::detail::finalizeLayers(Model &model) {
+  // A stream's state is every layer's carries: the entry point takes and
+  // returns them all, and runs a run-time number of steps per chunk.
+  if (model.stream) {
+    model.runtimeTime = true;
+    for (Layer &layer : model.layers)
+      if (layer.isRecurrent()) {
+        layer.initialCarry = InitialCarry::Input;
+        layer.returnCarry = true;
+      }
+  }
   for (Layer &layer : model.layers) {
     if (!layer.isRecurrent()) {
       // Dense, Embed and LayerNorm read `<params>/kernel`, ...

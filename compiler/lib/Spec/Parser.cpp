@@ -195,11 +195,20 @@ bool checkSyntax(llvm::MemoryBufferRef buffer, SpecDiagnostics &diags) {
   return false;
 }
 
+<<<<<<< HEAD
 constexpr StringRef kTopKeys[] = {
     "rnnc",   "name",           "dtype",         "param_dtype", "quantize",
     "params_layout", "input", "layers", "padded_outputs", "ignore_params"};
 constexpr StringRef kInputKeys[] = {"batch", "time", "features", "time_major",
                                     "seq_lengths"};
+=======
+constexpr StringRef kTopKeys[] = {"rnnc",          "name",  "dtype",
+                                  "params_layout", "input", "layers",
+                                  "padded_outputs", "ignore_params"};
+constexpr StringRef kInputKeys[] = {"batch",       "time",  "features",
+                                    "time_major",  "seq_lengths",
+                                    "stream"};
+>>>>>>> serving
 
 bool isCKeyword(StringRef name) {
   static constexpr StringRef keywords[] = {
@@ -252,7 +261,22 @@ void parseInput(YamlReader &reader, Field &field, Model &model,
       info.batchValid = ok;
     } else if (f.name == "time") {
       seenTime = true;
-      if (std::optional<int64_t> v = reader.readPositive(f, "at least 1")) {
+      info.timeLoc = f.loc();
+      if (auto *bounds = llvm::dyn_cast<yaml::MappingNode>(f.node)) {
+        // {max: N}: the actual number of steps is a run-time argument.
+        bool seenMax = false;
+        reader.forEachField(*bounds, "'time'", {"max"}, [&](Field &m) {
+          seenMax = true;
+          if (std::optional<int64_t> v = reader.readPositive(m, "at least 1")) {
+            model.time = *v;
+            model.runtimeTime = true;
+            info.timeValid = true;
+          }
+        });
+        if (!seenMax)
+          reader.diags.error(f.loc(), "missing key 'max' in 'time'");
+      } else if (std::optional<int64_t> v =
+                     reader.readPositive(f, "at least 1")) {
         model.time = *v;
         info.timeValid = true;
       }
@@ -286,6 +310,10 @@ void parseInput(YamlReader &reader, Field &field, Model &model,
     } else if (f.name == "time_major") {
       if (std::optional<bool> v = reader.readBool(f))
         model.timeMajor = *v;
+    } else if (f.name == "stream") {
+      info.streamLoc = f.loc();
+      if (std::optional<bool> v = reader.readBool(f))
+        model.stream = *v;
     } else if (f.name == "seq_lengths") {
       info.seqLengthsLoc = f.keyLoc;
       if (std::optional<bool> v = reader.readBool(f))

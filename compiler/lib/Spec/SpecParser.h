@@ -50,6 +50,8 @@ struct ModelInfo {
   bool featuresValid = false;
   bool batchValid = false;
   bool timeValid = false;
+  llvm::SMLoc timeLoc;         ///< `input.time` value
+  llvm::SMLoc streamLoc;       ///< `input.stream` value
   llvm::SMLoc featuresLoc;     ///< `input.features` value
   llvm::SMLoc inputLoc;        ///< the `input` key
   bool inputSeen = false;

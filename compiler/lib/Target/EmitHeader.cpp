@@ -152,7 +152,13 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
   os << "#define " << prefix << "NUM_BATCH_DIMS " << model.batch.size() << "\n";
   for (auto [i, dim] : llvm::enumerate(model.batch))
     os << "#define " << prefix << "BATCH_DIM_" << i << " " << dim << "\n";
-  os << "#define " << prefix << "TIME " << model.time << "\n";
+  os << "#define " << prefix << "TIME " << model.time
+     << (model.runtimeTime ? " /* the most steps; the actual count is the "
+                             "steps argument */"
+                           : "")
+     << "\n";
+  os << "#define " << prefix << "RUNTIME_TIME " << (model.runtimeTime ? 1 : 0)
+     << "\n";
   os << "#define " << prefix << "TIME_MAJOR " << (model.timeMajor ? 1 : 0)
      << "\n";
   spec::Shape inputFeatures = spec::layerInputFeatures(model, 0);
@@ -171,6 +177,9 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
   os << "#define " << prefix << "OUTPUT_SIZE " << spec::numElements(outputShape)
      << " /* y" << dims(outputShape) << " */\n";
   os << "#define " << prefix << "WORKSPACE_SIZE " << workspaceSize.getInt()
+     << (model.runtimeTime ? " /* for " + prefix + "TIME steps, enough for "
+                                 "any count */"
+                           : std::string())
      << "\n";
   os << "#define " << prefix << "WORKSPACE_ALIGNMENT 64\n";
   emitWorkspaceMacros(os, prefix);
@@ -211,13 +220,18 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
   os << "#define " << prefix << "ERROR_ARGUMENT " << rnn::kStatusArgument
      << " /* a pointer below is NULL (one to 0 elements may be), or the "
         "workspace is not aligned to "
-     << prefix << "WORKSPACE_MIN_ALIGNMENT */\n";
+     << prefix << "WORKSPACE_MIN_ALIGNMENT"
+     << (model.runtimeTime ? ", or *steps < 0 or > " + prefix + "TIME"
+                           : std::string())
+     << " */\n";
   if (model.takesTokens())
     os << "#define " << prefix << "ERROR_TOKEN 3 /* a token id in x < 0 or >= "
        << model.layers.front().numEmbeddings << " */\n";
   os << "\n";
 
   if (llvm::Error error = emitInfoDeclarations(module, model, os))
+    return error;
+  if (llvm::Error error = emitStreamDeclarations(entry, model, os))
     return error;
 
   os << "/* Runs the model. Inputs, then outputs, then the workspace:\n";
@@ -233,11 +247,30 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
       return llvm::createStringError("entry point argument without a name");
     bool output = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
     std::string param = parameterName(name.getValue());
-    os << " *   " << param << " " << cType(type.getElementType())
-       << dims(type.getShape()) << (output ? " (written)" : "") << "\n";
+    std::string shape = dims(type.getShape());
+    if (auto axis =
+            entry.getArgAttrOfType<IntegerAttr>(i, rnn::kTimeAxisAttrName)) {
+      // Dense for the actual steps: the time dim is *steps.
+      SmallVector<std::string> parts;
+      for (auto [d, dim] : llvm::enumerate(type.getShape()))
+        parts.push_back(int64_t(d) == axis.getInt() ? "[*steps]"
+                                                    : "[" + std::to_string(dim) +
+                                                          "]");
+      shape = llvm::join(parts, "");
+    }
+    if (name.getValue() == rnn::kStepsArgName)
+      shape += " (the number of steps to run, 0.." +
+               std::to_string(model.time) + ")";
+    os << " *   " << param << " " << cType(type.getElementType()) << shape
+       << (output ? " (written)" : "") << "\n";
     params.push_back((output ? "" : "const ") + cType(type.getElementType()) +
                      " *" + param);
   }
+  if (model.runtimeTime)
+    os << " * The arrays with a [*steps] dim are dense for that many steps\n"
+       << " * (allocated for this call's count, not for " << prefix
+       << "TIME); only\n"
+       << " * steps 0..*steps-1 run, so the work follows the count.\n";
   if (std::string pairs = inPlaceCarries(entry); !pairs.empty())
     os << " * May be the same buffer (in-place state update; any other\n"
        << " * overlap is undefined):\n" << pairs;

@@ -85,6 +85,7 @@ llvm::Expected<std::vector<InfoField>> infoFields(ModuleOp module,
   for (auto [i, dim] : llvm::enumerate(model.batch))
     fields.push_back(intField("batch_dim_" + std::to_string(i), dim));
   fields.push_back(intField("time", model.time));
+  fields.push_back(intField("runtime_time", model.runtimeTime ? 1 : 0));
   fields.push_back(intField("time_major", model.timeMajor ? 1 : 0));
   spec::Shape inputFeatures = spec::layerInputFeatures(model, 0);
   fields.push_back(

@@ -167,7 +167,8 @@ struct PoolLastOfScan : OpRewritePattern<PoolOp> {
         types.push_back(carry.getType());
       withCarry = ScanOp::create(
           rewriter, scan.getLoc(), types, scan.getInput(),
-          scan.getSeqLengths(), scan.getInit(), scan.getNumBatchDimsAttr(),
+          scan.getSeqLengths(), scan.getInit(), scan.getSteps(),
+          scan.getNumBatchDimsAttr(),
           scan.getTimeMajorAttr(), scan.getReverseAttr(),
           scan.getKeepOrderAttr(), scan.getZeroPaddedOutputsAttr(),
           scan.getUnrollAttr());

@@ -135,6 +135,9 @@ LogicalResult ScanOp::verify() {
     return failure();
   if (getKeepOrder() && !getReverse())
     return emitOpError("expects 'keep_order' only together with 'reverse'");
+  if (getSteps() && (getReverse() || getSeqLengths()))
+    return emitOpError("expects no 'reverse' or 'lengths' with 'steps' (they "
+                       "need the whole sequence)");
   return success();
 }
 

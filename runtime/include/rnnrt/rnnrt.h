@@ -103,6 +103,34 @@ RNNRT_API rnnrt_status_t rnnrt_check_seq_lengths(const int32_t *seq_lengths,
                                                  int64_t batch, int64_t time);
 
 /*===----------------------------------------------------------------------===*
+ * Run-time number of steps
+ *===----------------------------------------------------------------------===*/
+
+/** Copies the first |steps| time steps of a sequence between two layouts
+ * that differ only in their number of steps: |outer| blocks (the dims
+ * before the time axis: the batch, or 1 when time-major), each of
+ * |dst_steps| (resp. |src_steps|) steps of |step_elements| elements, of
+ * which the first |steps| are copied. Generated code with `input.time:
+ * {max: N}` uses it between the caller's buffers, dense for the actual
+ * steps, and the maximum-shape buffers in its workspace.
+ *
+ * The buffers must not overlap; |steps| <= |dst_steps|, |src_steps|.
+ * Returns RNNRT_OK, or RNNRT_ERROR_ARGUMENT (copying nothing) when a size
+ * is negative or |steps| exceeds a layout's steps. */
+RNNRT_API rnnrt_status_t rnnrt_copy_steps_f32(float *dst, const float *src,
+                                              int64_t outer, int64_t steps,
+                                              int64_t step_elements,
+                                              int64_t dst_steps,
+                                              int64_t src_steps);
+/** rnnrt_copy_steps_f32 for int32 buffers (token ids). */
+RNNRT_API rnnrt_status_t rnnrt_copy_steps_i32(int32_t *dst,
+                                              const int32_t *src,
+                                              int64_t outer, int64_t steps,
+                                              int64_t step_elements,
+                                              int64_t dst_steps,
+                                              int64_t src_steps);
+
+/*===----------------------------------------------------------------------===*
  * Token ids
  *===----------------------------------------------------------------------===*/
 

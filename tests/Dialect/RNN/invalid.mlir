@@ -622,6 +622,17 @@ func.func @negative_dynamic_scan_time(%x: tensor<8x?x64xf32>, %wi: tensor<64x24x
 
 // -----
 
+func.func @negative_scan_steps_with_reverse(%x: tensor<8x4x5xf32>, %n: index) {
+  // expected-error @+1 {{'rnn.scan' op expects no 'reverse' or 'lengths' with 'steps' (they need the whole sequence)}}
+  %0 = rnn.scan %x steps(%n) reverse {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}
+
+// -----
+
 func.func @negative_dynamic_lengths(%x: tensor<8x20x64xf32>, %len: tensor<?xi32>, %wi: tensor<64x24xf32>, %wh: tensor<24x24xf32>) {
   // expected-error @+1 {{'rnn.scan' op operand #1 must be statically shaped tensor of 32-bit signless integer values, but got 'tensor<?xi32>'}}
   %y, %hT = rnn.scan %x lengths(%len : tensor<?xi32>) {num_batch_dims = 1 : i64} : tensor<8x20x64xf32> -> tensor<8x20x24xf32>, tensor<8x24xf32> {
@@ -645,5 +656,16 @@ func.func @negative_dynamic_token_ids(%ids: tensor<4x?xi32>, %table: tensor<10x3
 func.func @negative_dynamic_merge(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) {
   // expected-error @+1 {{'rnn.merge' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<?x3xf32>'}}
   %m = rnn.merge <add> %a, %b : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_scan_steps_with_lengths(%x: tensor<8x4x5xf32>, %len: tensor<8xi32>, %n: index) {
+  // expected-error @+1 {{'rnn.scan' op expects no 'reverse' or 'lengths' with 'steps' (they need the whole sequence)}}
+  %0 = rnn.scan %x lengths(%len : tensor<8xi32>) steps(%n) {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
   return
 }

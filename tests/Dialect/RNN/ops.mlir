@@ -205,3 +205,18 @@ func.func @pool_time_major(%y: tensor<6x2x4x5xf32>) -> tensor<2x4x5xf32> {
   %p = rnn.pool <last> %y time_major {num_batch_dims = 2 : i64} : tensor<6x2x4x5xf32> -> tensor<2x4x5xf32>
   return %p : tensor<2x4x5xf32>
 }
+
+/// A run-time number of steps (input.time: {max: N}).
+
+// CHECK-LABEL: func.func @scan_runtime_steps
+// CHECK: rnn.scan %{{.*}} init(%{{.*}} : tensor<2x4xf32>) steps(%{{.*}}) unroll 2 {num_batch_dims = 1 : i64} : tensor<2x9x3xf32> -> tensor<2x9x4xf32>, tensor<2x4xf32>
+func.func @scan_runtime_steps(%x: tensor<2x9x3xf32>, %h0: tensor<2x4xf32>, %n: index,
+    %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> (tensor<2x9x4xf32>, tensor<2x4xf32>) {
+  %y, %h = rnn.scan %x init(%h0 : tensor<2x4xf32>) steps(%n) unroll 2 {num_batch_dims = 1 : i64}
+      : tensor<2x9x3xf32> -> tensor<2x9x4xf32>, tensor<2x4xf32> {
+  ^bb0(%c: tensor<2x4xf32>, %xt: tensor<2x3xf32>):
+    %c1 = rnn.simple_cell(%xt, %c) kernels(%wi, %wh) : tensor<2x3xf32>, tensor<2x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%c1 : tensor<2x4xf32>) output(%c1 : tensor<2x4xf32>)
+  }
+  return %y, %h : tensor<2x9x4xf32>, tensor<2x4xf32>
+}

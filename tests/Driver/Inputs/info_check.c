@@ -46,6 +46,7 @@ int main(void) {
   number("num_batch_dims", info->num_batch_dims, M(_NUM_BATCH_DIMS));
   number("batch_dim_0", info->batch_dim_0, M(_BATCH_DIM_0));
   number("time", info->time, M(_TIME));
+  number("runtime_time", info->runtime_time, M(_RUNTIME_TIME));
   number("time_major", info->time_major, M(_TIME_MAJOR));
   number("input_features", info->input_features, M(_INPUT_FEATURES));
   number("output_features", info->output_features, M(_OUTPUT_FEATURES));

@@ -69,6 +69,9 @@ struct CaseConfig {
   /// Time loops in blocks of steps (tiny blocks, so small models take the
   /// path long sequences take); 0: the compiler's default.
   int64_t timeBlockBytes = 0;
+  /// Non-zero: `time: {max: runtimeMax}`, and each call runs `time` steps.
+  int runtimeMax = 0;
+  bool stream = false; ///< `stream: true` (needs runtimeMax)
 };
 
 std::string cellYaml(const std::string &type, const LayerConfig &layer,
@@ -91,7 +94,13 @@ std::string toYaml(const CaseConfig &config) {
   os << "input:\n  batch: [";
   for (size_t i = 0; i < config.batch.size(); ++i)
     os << (i ? ", " : "") << config.batch[i];
-  os << "]\n  time: " << config.time;
+  os << "]\n  time: ";
+  if (config.runtimeMax && !config.stream)
+    os << "{max: " << config.runtimeMax << "}";
+  else
+    os << (config.stream ? config.runtimeMax : config.time);
+  if (config.stream)
+    os << "\n  stream: true";
   if (!config.features.empty())
     os << "\n  features: " << config.features;
   os << "\n  time_major: " << (config.timeMajor ? "true" : "false")
@@ -231,8 +240,21 @@ TEST_P(EquivalenceTest, MatchesReference) {
   int64_t rows = 1;
   for (int b : config.batch)
     rows *= b;
+  // With a run-time number of steps, x and y are dense for `time` steps.
+  int32_t steps = config.time;
+  auto callShape = [&](const EntryParameter &param) {
+    std::vector<int64_t> shape = param.shape;
+    if (param.timeAxis)
+      shape[*param.timeAxis] = steps;
+    return shape;
+  };
   for (auto [i, param] : llvm::enumerate(compiled->parameters)) {
-    int64_t size = spec::numElements(param.shape);
+    std::vector<int64_t> shape = callShape(param);
+    int64_t size = spec::numElements(shape);
+    if (param.isSteps) {
+      pointers.push_back(&steps);
+      continue;
+    }
     if (param.isLengths) {
       // The first rows exercise T, 1 and 0; the rest are random.
       std::uniform_int_distribution<int32_t> length(1, config.time);
@@ -253,7 +275,7 @@ TEST_P(EquivalenceTest, MatchesReference) {
         tokens.push_back(e == 0   ? 0
                          : e == 1 ? int32_t(model->layers.front().numEmbeddings) - 1
                                   : id(rng));
-      refInputs.x = {param.shape, {tokens.begin(), tokens.end()}};
+      refInputs.x = {shape, {tokens.begin(), tokens.end()}};
       pointers.push_back(tokens.data());
       continue;
     }
@@ -264,7 +286,7 @@ TEST_P(EquivalenceTest, MatchesReference) {
     pointers.push_back(floats[i].data());
     if (param.isOutput)
       continue;
-    reference::Array array{param.shape, {floats[i].begin(), floats[i].end()}};
+    reference::Array array{shape, {floats[i].begin(), floats[i].end()}};
     if (param.name == "x")
       refInputs.x = std::move(array);
     else
@@ -281,7 +303,7 @@ TEST_P(EquivalenceTest, MatchesReference) {
       continue;
     const reference::Array &want =
         param.name == "y" ? expected->y : expected->carries.at(param.name);
-    ASSERT_EQ(want.shape, param.shape) << param.name;
+    ASSERT_EQ(want.shape, callShape(param)) << param.name;
     double worst = 0;
     for (size_t e = 0; e < want.data.size(); ++e) {
       double error = std::abs(floats[i][e] - want.data[e]);
@@ -701,6 +723,36 @@ std::vector<CaseConfig> cases() {
                                head("type: Pool, fn: sum")});
   convHead.features = "[5, 2]";
   all.push_back(convHead);
+
+  // A run-time number of steps (input.time: {max: N}): fewer steps than the
+  // maximum, odd counts (the remainder's blocks), time-major, a Dense head,
+  // initial carries in; and streams, whose entry point takes and returns
+  // every carry.
+  LayerConfig lstmIn = lstm, gruOut = gru;
+  lstmIn.initInput = true;
+  lstmIn.unroll = 2;
+  gruOut.returnCarry = true;
+  auto runtime = [&](const std::string &name, std::vector<LayerConfig> layers,
+                     int time, int max) {
+    CaseConfig config = whole(name, std::move(layers));
+    config.lengths = false;
+    config.time = time;
+    config.runtimeMax = max;
+    return config;
+  };
+  all.push_back(runtime("runtime_time_lstm_gru_dense",
+                        {lstmIn, gruOut, head("type: Dense, features: 3")},
+                        11, 40));
+  CaseConfig runtimeTimeMajor = runtime("runtime_time_gru_time_major",
+                                        {gruOut}, 7, 7);
+  runtimeTimeMajor.timeMajor = true;
+  runtimeTimeMajor.batch = {2, 3};
+  all.push_back(runtimeTimeMajor);
+  all.push_back(runtime("runtime_time_one_step", {lstm, gruOut}, 1, 33));
+  CaseConfig streamed = runtime("stream_lstm_dense",
+                                {lstm, head("type: Dense, features: 2")}, 5, 9);
+  streamed.stream = true;
+  all.push_back(streamed);
   return all;
 }
 

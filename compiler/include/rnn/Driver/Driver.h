@@ -66,6 +66,10 @@ struct EntryParameter {
   std::vector<int64_t> shape;
   bool isLengths = false; ///< int32 sequence lengths
   bool isTokens = false;  ///< int32 token ids (x after an Embed)
+  bool isSteps = false;   ///< the int32 run-time number of steps
+  /// With a run-time number of steps: the time axis of `shape` (its size is
+  /// the maximum; the caller's buffer is dense for the actual steps).
+  std::optional<int64_t> timeAxis;
   bool isOutput = false;  ///< else float32 unless isLengths or isTokens
 };
 

@@ -23,6 +23,11 @@ struct CodegenOptions {
   int64_t timeBlockBytes = kDefaultTimeBlockBytes;
   /// Rows (batch x steps) per block of a long time loop, at least.
   int64_t timeBlockRows = kDefaultTimeBlockRows;
+  /// Matmuls that read weights read again alternate their direction (and so
+  /// their order of summation) from read to read (LLVM path). A stream
+  /// turns it off: its chunks start at any step, so a step's order must not
+  /// depend on where in a call it runs.
+  bool alternateSweeps = true;
 };
 
 /// The model function on tensors -> its entry point on buffers, as loops

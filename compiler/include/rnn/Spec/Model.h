@@ -155,7 +155,15 @@ struct Model {
   ParamsLayout paramsLayout = ParamsLayout::Linen;
   PaddedOutputs paddedOutputs = PaddedOutputs::Compute;
   std::vector<int64_t> batch;    ///< static batch dims, possibly empty
-  int64_t time = 0;              ///< T
+  int64_t time = 0;              ///< T, or its maximum when runtimeTime
+  /// `time: {max: N}`: the entry point takes the actual number of steps
+  /// (0..time) as its `steps` argument.
+  bool runtimeTime = false;
+  /// `input.stream: true`: the model is also run chunk by chunk with its
+  /// carries in a state (<name>_stream). Implies runtimeTime (the chunk's
+  /// steps are a run-time argument, `time` the most per chunk) and makes
+  /// every recurrent layer take and return its carries.
+  bool stream = false;
   /// [I] or, for ConvLSTM, [spatial..., C]; empty when the first layer is
   /// an Embed (x is then int32 token ids of shape (*batch, T)).
   std::vector<int64_t> features;

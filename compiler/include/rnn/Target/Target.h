@@ -5,6 +5,7 @@
 
 #include "rnn/Spec/Model.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -62,6 +63,13 @@ void setInfoHashes(mlir::ModuleOp module, llvm::StringRef specSha256,
 llvm::Error emitInfoDeclarations(mlir::ModuleOp module,
                                  const spec::Model &model,
                                  llvm::raw_ostream &os);
+
+/// With `input.stream: true`: the header's streaming API (<name>_state,
+/// <NAME>_STATE_SIZE, <name>_state_init, <name>_stream) around `entry`,
+/// the model's entry point on buffers.
+llvm::Error emitStreamDeclarations(mlir::func::FuncOp entry,
+                                   const spec::Model &model,
+                                   llvm::raw_ostream &os);
 
 /// Adds `<name>_info()` and its constant data to `module`, in the LLVM
 /// dialect (the object path) or as EmitC (the C path, after

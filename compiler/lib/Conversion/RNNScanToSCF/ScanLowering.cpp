@@ -363,7 +363,11 @@ LogicalResult ScanLowering::lower() {
                                     lengths, numBatchDims, timeMajor);
 
   Finished finished;
-  if (int64_t blockRows = lengthSortedBlockRows(op))
+  if (op.getSteps())
+    finished = finish(runRuntimeSteps(
+        rewriter,
+        initialState(rewriter, op.getInit(), op.getOutputs().getType(), false)));
+  else if (int64_t blockRows = lengthSortedBlockRows(op))
     finished = runLengthSortedBlocks(blockRows);
   else
     finished = finish(runSteps(

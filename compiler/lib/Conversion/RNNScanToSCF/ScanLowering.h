@@ -121,6 +121,16 @@ struct ScanLowering {
   SmallVector<Value> runSteps(OpBuilder &b, SmallVector<Value> state,
                               Value activeSteps, StepRange range = {});
 
+  /// A run-time number of steps (`op.getSteps()`, RuntimeSteps.cpp): blocks
+  /// of kRuntimeStepBlock steps, then one block for each binary digit of
+  /// the remainder that is set, so exactly `steps` steps run and every
+  /// block has a static size (its input projection is hoisted out of it).
+  SmallVector<Value> runRuntimeSteps(OpBuilder &b, SmallVector<Value> state);
+  /// Steps [lb, ub) of `state` in blocks of `block` steps (ub - lb a
+  /// multiple of `block`).
+  SmallVector<Value> runStepBlocks(OpBuilder &b, SmallVector<Value> state,
+                                   Value lb, Value ub, int64_t block);
+
   /// The scan's initial state for `rows` rows: carries (zeros or `init`),
   /// outputs (zeros when padded outputs are zeros and steps may be
   /// skipped), and the selected carries when they are captured.

@@ -18,6 +18,13 @@ constexpr llvm::StringLiteral kNameAttrName = "rnn.name";
 constexpr llvm::StringLiteral kOutputAttrName = "rnn.output";
 /// On a model function: its sequence length T (an i64).
 constexpr llvm::StringLiteral kNumStepsAttrName = "rnn.num_steps";
+/// On a model function's arguments and results with a time axis, when the
+/// number of steps is a run-time argument (`steps`): that axis (an i64).
+/// The caller's buffer is dense for the actual steps; the entry point maps
+/// it to and from the maximum shape the model's tensors have.
+constexpr llvm::StringLiteral kTimeAxisAttrName = "rnn.time_axis";
+/// The name of the run-time number of steps argument (a tensor<i32>).
+constexpr llvm::StringLiteral kStepsArgName = "steps";
 /// On an entry point argument: the workspace.
 constexpr llvm::StringLiteral kWorkspaceAttrName = "rnn.workspace";
 /// On the module: the workspace bytes its entry point needs (an i64).

@@ -44,6 +44,13 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
     Lengths outside `[0, T]` are undefined here; the compiled entry point
     rejects them before running anything.
 
+    - `steps` (an index, `input.time: {max: T}` in the spec): only steps
+      `[0, steps)` run; `T` is then the maximum. Outputs at later steps are
+      undefined and the final carry is the carry after step `steps - 1` (the
+      initial carry when `steps` is 0). Not with `reverse` or `seq_lengths`,
+      which need the whole sequence; `steps` outside `[0, T]` is undefined
+      (the entry point rejects it).
+
     Example:
     ```mlir
     %y, %h = rnn.scan %x lengths(%len : tensor<8xi32>) reverse unroll 4
@@ -58,6 +65,7 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
   let arguments = (ins RNN_FloatTensor:$input,
       Optional<RNN_LengthsTensor>:$seq_lengths,
       Variadic<RNN_FloatTensor>:$init,
+      Optional<Index>:$steps,
       I64Attr:$num_batch_dims,
       UnitAttr:$time_major, UnitAttr:$reverse, UnitAttr:$keep_order,
       UnitAttr:$zero_padded_outputs,
@@ -68,6 +76,7 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
   let assemblyFormat = [{
     $input (`lengths` `(` $seq_lengths^ `:` type($seq_lengths) `)`)?
     (`init` `(` $init^ `:` type($init) `)`)?
+    (`steps` `(` $steps^ `)`)?
     (`time_major` $time_major^)? (`reverse` $reverse^)?
     (`keep_order` $keep_order^)? (`zero_padded_outputs` $zero_padded_outputs^)?
     (`unroll` $unroll^)?
@@ -83,7 +92,7 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
     mlir::BlockArgument getStepInputArg();
     /// Axis of `input` and `outputs` that is time.
     int64_t getTimeAxis() { return getTimeMajor() ? 0 : getNumBatchDims(); }
-    /// The sequence length T.
+    /// The sequence length T (the maximum when `steps` is present).
     int64_t getNumSteps();
   }];
 }

@@ -1,0 +1,99 @@
+//===- RuntimeSteps.cpp - A scan over a run-time number of steps ----------===//
+//
+// With `steps`, the scan's tensors keep the maximum T but only `steps`
+// steps run. The loops have run-time bounds, their blocks static sizes: a
+// block's input slice has a static shape, so rnn-hoist-input-projection
+// computes the input projection once per block, for exactly the steps that
+// run. Blocks of kRuntimeStepBlock steps cover all but `steps mod
+// kRuntimeStepBlock`; that remainder runs as at most one block of each
+// smaller power of two (a loop of zero or one iteration each).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScanLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::rnn;
+
+namespace {
+/// Steps per full block: as many as keep the hoisted projection a matmul
+/// of several rows, and few enough that the code for the remainder's block
+/// sizes (16, 8, 4, 2, 1: one copy of the step loop each) stays small.
+constexpr int64_t kRuntimeStepBlock = 16;
+} // namespace
+
+SmallVector<Value> ScanLowering::runStepBlocks(OpBuilder &b,
+                                               SmallVector<Value> state,
+                                               Value lb, Value ub,
+                                               int64_t block) {
+  int64_t unroll = std::gcd(unrollFactor(), block);
+  Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
+  auto loop = scf::ForOp::create(
+      b, loc, lb, ub, blockSize, state,
+      [&](OpBuilder &nb, Location, Value first, ValueRange blockArgs) {
+        Value sequence = inputBlock(nb, first, block);
+        // The unrolled steps from `first + local` on (canonicalization
+        // folds constant offsets into the slices).
+        auto unrolled = [&](OpBuilder &sb, Value local, ValueRange iterArgs) {
+          SmallVector<Value> current(iterArgs);
+          for (int64_t k = 0; k < unroll; ++k) {
+            Value l = k == 0 ? local
+                             : arith::AddIOp::create(
+                                   sb, loc, local,
+                                   arith::ConstantIndexOp::create(sb, loc, k))
+                                   .getResult();
+            Value t = arith::AddIOp::create(sb, loc, first, l);
+            current = step(sb, t, sequence, l, current);
+          }
+          return current;
+        };
+        if (block == unroll) {
+          scf::YieldOp::create(nb, loc,
+                               unrolled(nb, arith::ConstantIndexOp::create(nb, loc, 0),
+                                        blockArgs));
+          return;
+        }
+        Value begin = arith::ConstantIndexOp::create(nb, loc, 0);
+        Value stride = arith::ConstantIndexOp::create(nb, loc, unroll);
+        auto stepLoop = scf::ForOp::create(
+            nb, loc, begin, blockSize, stride, blockArgs,
+            [&](OpBuilder &sb, Location, Value iv, ValueRange iterArgs) {
+              scf::YieldOp::create(sb, loc, unrolled(sb, iv, iterArgs));
+            });
+        scf::YieldOp::create(nb, loc, stepLoop.getResults());
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+SmallVector<Value> ScanLowering::runRuntimeSteps(OpBuilder &b,
+                                                 SmallVector<Value> state) {
+  int64_t block = 1;
+  while (block * 2 <= std::min(kRuntimeStepBlock, op.getNumSteps()))
+    block *= 2;
+  // The digits are taken on i64: EmitC has no bitwise ops on index.
+  Type i64 = b.getI64Type();
+  Value steps = arith::IndexCastUIOp::create(b, loc, i64, op.getSteps());
+  auto digits = [&](int64_t mask) {
+    Value masked = arith::AndIOp::create(
+        b, loc, steps,
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(mask)));
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), masked)
+        .getResult();
+  };
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value full = digits(~(block - 1)); // steps - steps mod block
+  state = runStepBlocks(b, state, zero, full, block);
+  Value first = full;
+  for (int64_t size = block / 2; size >= 1; size /= 2) {
+    // `steps & size` is `size` when that digit is set, else 0.
+    Value last = arith::AddIOp::create(b, loc, first, digits(size));
+    state = runStepBlocks(b, state, first, last, size);
+    first = last;
+  }
+  return state;
+}

@@ -1,0 +1,127 @@
+//===- EmitStream.cpp - The streaming API in a model's header -------------===//
+//
+// With `input.stream: true` the entry point takes every layer's initial
+// carry and returns every final carry, and runs a run-time number of steps
+// (a chunk). The header then wraps it: <name>_state holds the carries, and
+// <name>_stream runs one chunk with the state as both the initial and the
+// final carries (arguments that may alias, see --rnn-create-entry-point).
+// The wrappers are static inline C, so both code paths share them and a
+// chunked stream runs exactly the code of one call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rnn/IR/RNNDialect.h"
+#include "rnn/Target/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using namespace rnnc;
+
+llvm::Error rnnc::emitStreamDeclarations(func::FuncOp entry,
+                                         const spec::Model &model,
+                                         llvm::raw_ostream &os) {
+  if (!model.stream)
+    return llvm::Error::success();
+  std::string prefix = llvm::StringRef(model.name).upper() + "_";
+  // Each carry's offset (in floats) in the state, in argument order.
+  llvm::StringMap<int64_t> offsets;
+  int64_t floats = 0;
+  std::string layout;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
+    auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
+    if (!name || !name.getValue().starts_with("initial_carry/"))
+      continue;
+    StringRef key = name.getValue().drop_front(strlen("initial_"));
+    offsets[key] = floats;
+    int64_t size = cast<MemRefType>(entry.getArgumentTypes()[i])
+                       .getNumElements();
+    layout += " *   " + key.str() + ": floats " + std::to_string(floats) +
+              ".." + std::to_string(floats + size - 1) + "\n";
+    floats += size;
+  }
+  if (floats == 0)
+    return llvm::createStringError("a streamed model without carries");
+
+  std::string state = model.name + "_state";
+  os << "/* Streaming. A " << state << " holds every layer's carries\n"
+     << " * between chunks of one sequence; " << model.name
+     << "_stream runs the next\n"
+     << " * 0.." << prefix << "TIME steps (a chunk) from it and leaves the "
+     << "carries after\n"
+     << " * them in it. Any chunking of a sequence gives bit for bit the "
+        "outputs\n"
+     << " * and carries of one call over all of it. Treat the struct as "
+        "opaque;\n"
+     << " * its size is " << prefix << "STATE_SIZE bytes. Layout (for "
+     << model.name << "_state_init):\n"
+     << layout << " */\n"
+     << "#define " << prefix << "STATE_FLOATS " << floats << "\n"
+     << "typedef struct " << state << " {\n  float carries[" << floats
+     << "];\n} " << state << ";\n"
+     << "#define " << prefix << "STATE_SIZE sizeof(" << state << ")\n\n";
+  os << "/* Starts a stream: the carries from `carries` (" << prefix
+     << "STATE_FLOATS floats\n"
+     << " * in the layout above) or zeros when it is NULL. Returns "
+     << prefix << "OK, or\n"
+     << " * " << prefix << "ERROR_ARGUMENT when `state` is NULL. */\n"
+     << "static inline int32_t " << model.name << "_state_init(" << state
+     << " *state,\n    const float *carries) {\n"
+     << "  int32_t i;\n"
+     << "  if (!state)\n    return " << prefix << "ERROR_ARGUMENT;\n"
+     << "  for (i = 0; i < " << prefix << "STATE_FLOATS; ++i)\n"
+     << "    state->carries[i] = carries ? carries[i] : 0.0f;\n"
+     << "  return " << prefix << "OK;\n}\n\n";
+
+  os << "/* Runs the next `steps` (0.." << prefix
+     << "TIME) steps of the stream in `state`:\n"
+     << " * x_chunk and y_chunk are x and y of " << model.name
+     << "_run for `steps` steps\n"
+     << " * (dense for that count). Returns " << model.name
+     << "_run's status; on an error\n"
+     << " * neither the state nor y_chunk is written. */\n"
+     << "int32_t " << model.name << "_run(";
+  // The declaration of the entry point comes after this block in the
+  // header; the wrapper needs it first.
+  bool first = true;
+  std::string call;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
+    bool output = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
+    std::string type;
+    std::string arg;
+    if (entry.getArgAttr(i, rnn::kWorkspaceAttrName)) {
+      type = "void *";
+      arg = "workspace";
+    } else {
+      auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
+      auto memref = cast<MemRefType>(entry.getArgumentTypes()[i]);
+      type = std::string(output ? "" : "const ") +
+             (memref.getElementType().isInteger(32) ? "int32_t *" : "float *");
+      StringRef key = name.getValue();
+      if (key == "x")
+        arg = "x_chunk";
+      else if (key == "y")
+        arg = "y_chunk";
+      else if (key == rnn::kStepsArgName)
+        arg = "&steps";
+      else if (key.consume_front("initial_") || key.starts_with("carry/"))
+        arg = "state->carries + " + std::to_string(offsets.lookup(key));
+      else
+        return llvm::createStringError("a streamed model with the input '" +
+                                       name.getValue().str() + "'");
+    }
+    os << (first ? "" : ", ") << type;
+    call += (first ? "" : ",\n      ") + arg;
+    first = false;
+  }
+  std::string xType = model.takesTokens() ? "int32_t" : "float";
+  os << ");\n"
+     << "static inline int32_t " << model.name << "_stream(" << state
+     << " *state,\n    const " << xType
+     << " *x_chunk, int32_t steps, float *y_chunk, void *workspace) {\n"
+     << "  if (!state)\n    return " << prefix << "ERROR_ARGUMENT;\n"
+     << "  return " << model.name << "_run(" << call << ");\n}\n\n";
+  return llvm::Error::success();
+}
