@@ -195,20 +195,12 @@ bool checkSyntax(llvm::MemoryBufferRef buffer, SpecDiagnostics &diags) {
   return false;
 }
 
-<<<<<<< HEAD
 constexpr StringRef kTopKeys[] = {
     "rnnc",   "name",           "dtype",         "param_dtype", "quantize",
     "params_layout", "input", "layers", "padded_outputs", "ignore_params"};
-constexpr StringRef kInputKeys[] = {"batch", "time", "features", "time_major",
-                                    "seq_lengths"};
-=======
-constexpr StringRef kTopKeys[] = {"rnnc",          "name",  "dtype",
-                                  "params_layout", "input", "layers",
-                                  "padded_outputs", "ignore_params"};
 constexpr StringRef kInputKeys[] = {"batch",       "time",  "features",
                                     "time_major",  "seq_lengths",
                                     "stream"};
->>>>>>> serving
 
 bool isCKeyword(StringRef name) {
   static constexpr StringRef keywords[] = {
