@@ -5,9 +5,12 @@ C programs compare rnnc's generated code against. It is written from
 /work/shared/reference/flax-recurrent-semantics.md (flax.linen), shares no
 code with rnnc, and computes in float64 from float32 weights and inputs:
 
-  * cells: LSTMCell (gates i, f, g, o; biases on the h-side only),
-    GRUCell (h' = (1 - z) * n + z * h), ConvLSTMCell (gates i, g, f, o,
-    f = sigmoid(f + 1), SAME cross-correlation with a bias on both convs);
+  * cells: LSTMCell (gates i, f, g, o; biases on the h-side only; also
+    OptimizedLSTMCell, the same maths and params in linen), GRUCell
+    (h' = (1 - z) * n + z * h), MGUCell (with or without reset gate),
+    SimpleCell (with or without residual), each with its gate_fn and
+    activation_fn; ConvLSTMCell (gates i, g, f, o, f = sigmoid(f + 1), SAME
+    cross-correlation with a bias on both convs);
   * nn.RNN: the cell runs over all T steps, padding included (outputs at
     padded steps are computed, not masked); reverse flips each row with
     flip_sequences, keep_order flips the outputs back; the final carry of
@@ -84,6 +87,28 @@ def gru_params(rng, in_features, features):
     return {k: f32(v) for k, v in p.items()}
 
 
+def mgu_params(rng, in_features, features, reset_gate=True):
+    """MGUCell params: if/kernel (I,H) and /bias; hf/kernel (H,H); hn/kernel
+    (H,H) (and /bias iff reset_gate); in/kernel (I,H) and /bias."""
+    p = {"if/kernel": rng.normal(0, in_features ** -0.5, (in_features, features)),
+         "if/bias": rng.normal(1.0, 0.1, (features,)),
+         "hf/kernel": rng.normal(0, features ** -0.5, (features, features)),
+         "hn/kernel": rng.normal(0, features ** -0.5, (features, features)),
+         "in/kernel": rng.normal(0, in_features ** -0.5, (in_features, features)),
+         "in/bias": rng.normal(0, 0.1, (features,))}
+    if reset_gate:
+        p["hn/bias"] = rng.normal(0, 0.1, (features,))
+    return {k: f32(v) for k, v in p.items()}
+
+
+def simple_params(rng, in_features, features):
+    """SimpleCell params: i/kernel (I,H), i/bias (H,), h/kernel (H,H)."""
+    p = {"i/kernel": rng.normal(0, in_features ** -0.5, (in_features, features)),
+         "i/bias": rng.normal(0, 0.1, (features,)),
+         "h/kernel": rng.normal(0, 0.5 * features ** -0.5, (features, features))}
+    return {k: f32(v) for k, v in p.items()}
+
+
 def convlstm_params(rng, kernel_size, in_channels, features):
     """ConvLSTMCell params: ih/kernel (*k, C, 4F), ih/bias (4F,),
     hh/kernel (*k, F, 4F), hh/bias (4F,)."""
@@ -113,27 +138,54 @@ def _w(p, name):
     return p[name].astype(np.float64)
 
 
-def lstm_step(p, carry, x):
+def lstm_step(p, carry, x, gate_fn="sigmoid", activation_fn="tanh"):
     c, h = carry
 
     def gate(g):
         return x @ _w(p, "i" + g + "/kernel") + (
             h @ _w(p, "h" + g + "/kernel") + _w(p, "h" + g + "/bias"))
 
-    i, f, g, o = sigmoid(gate("i")), sigmoid(gate("f")), np.tanh(gate("g")), \
-        sigmoid(gate("o"))
+    i, f, o = (activation(gate_fn, gate(g)) for g in "ifo")
+    g = activation(activation_fn, gate("g"))
     c = f * c + i * g
-    h = o * np.tanh(c)
+    h = o * activation(activation_fn, c)
     return (c, h), h
 
 
-def gru_step(p, carry, x):
+def gru_step(p, carry, x, gate_fn="sigmoid", activation_fn="tanh"):
     (h,) = carry
-    r = sigmoid((x @ _w(p, "ir/kernel") + _w(p, "ir/bias")) + h @ _w(p, "hr/kernel"))
-    z = sigmoid((x @ _w(p, "iz/kernel") + _w(p, "iz/bias")) + h @ _w(p, "hz/kernel"))
-    n = np.tanh((x @ _w(p, "in/kernel") + _w(p, "in/bias"))
-                + r * (h @ _w(p, "hn/kernel") + _w(p, "hn/bias")))
+    r = activation(gate_fn, (x @ _w(p, "ir/kernel") + _w(p, "ir/bias"))
+                   + h @ _w(p, "hr/kernel"))
+    z = activation(gate_fn, (x @ _w(p, "iz/kernel") + _w(p, "iz/bias"))
+                   + h @ _w(p, "hz/kernel"))
+    n = activation(activation_fn, (x @ _w(p, "in/kernel") + _w(p, "in/bias"))
+                   + r * (h @ _w(p, "hn/kernel") + _w(p, "hn/bias")))
     h = (1.0 - z) * n + z * h
+    return (h,), h
+
+
+def mgu_step(p, carry, x, gate_fn="sigmoid", activation_fn="tanh"):
+    """f = gate(x Wif + bif + h Whf); n = act(x Win + bin + u) with
+    u = f * (h Whn + bhn) when the cell has a reset gate (p has hn/bias),
+    else u = h Whn; h' = (1 - f) n + f h."""
+    (h,) = carry
+    f = activation(gate_fn, (x @ _w(p, "if/kernel") + _w(p, "if/bias"))
+                   + h @ _w(p, "hf/kernel"))
+    u = h @ _w(p, "hn/kernel")
+    if "hn/bias" in p:
+        u = (u + _w(p, "hn/bias")) * f
+    n = activation(activation_fn, (x @ _w(p, "in/kernel") + _w(p, "in/bias")) + u)
+    h = (1.0 - f) * n + f * h
+    return (h,), h
+
+
+def simple_step(p, carry, x, activation_fn="tanh", residual=False):
+    """h' = act(x Wi + bi + h Wh (+ h if residual))."""
+    (h,) = carry
+    s = (x @ _w(p, "i/kernel") + _w(p, "i/bias")) + h @ _w(p, "h/kernel")
+    if residual:
+        s = s + h
+    h = activation(activation_fn, s)
     return (h,), h
 
 

@@ -2,9 +2,12 @@
 //
 // Binds fuzzed weights to fixed specs: the first input byte picks one of the
 // specs below (every cell kind, both layouts, a Bidirectional layer, custom
-// params paths), the rest is read as a weights file (parseWeights) and, when
-// it reads, bound (bindParams): every missing, misshapen or unexpected key
-// must be a diagnostic, never a crash.
+// params paths), the rest is read as a weights file the way the driver reads
+// one: its headers checked against the spec (parseWeightShapes,
+// checkParamShapes), then, when they fit, the arrays read (parseWeights) and
+// bound (bindParams). Every missing, misshapen or unexpected key must be a
+// diagnostic, never a crash, and a file whose headers fit and whose arrays
+// read must bind: the two passes agree.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,14 +74,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       rnnc::spec::parseModel(sourceMgr, 1, ctx);
   if (!model)
     __builtin_trap(); // the fixed specs are valid
+  llvm::StringRef bytes(reinterpret_cast<const char *>(data) + 1, size - 1);
+  rnnc::BindOptions options;
+  llvm::Expected<rnnc::ParamShapes> shapes =
+      rnnc::parseWeightShapes(bytes, "fuzz.bin", &options.nonFloatKeys);
+  if (!shapes) {
+    llvm::consumeError(shapes.takeError());
+    return 0;
+  }
+  if (mlir::failed(rnnc::checkParamShapes(*model, *shapes, "fuzz.bin",
+                                          sourceMgr, ctx, options)))
+    return 0;
+  options.nonFloatKeys.clear();
   std::vector<std::string> warnings;
-  llvm::Expected<rnnc::ParamTree> tree = rnnc::parseWeights(
-      llvm::StringRef(reinterpret_cast<const char *>(data) + 1, size - 1),
-      "fuzz.bin", warnings);
+  llvm::Expected<rnnc::ParamTree> tree =
+      rnnc::parseWeights(bytes, "fuzz.bin", warnings, &options.nonFloatKeys);
   if (!tree) {
     llvm::consumeError(tree.takeError());
     return 0;
   }
-  (void)rnnc::bindParams(*model, *tree, "fuzz.bin", sourceMgr, ctx);
+  if (!rnnc::bindParams(*model, *tree, "fuzz.bin", sourceMgr, ctx, options))
+    __builtin_trap(); // the headers fit, so the arrays must
   return 0;
 }

@@ -3,14 +3,17 @@
 
   diff_fuzz.py RNNC SRC_ROOT SECONDS [FIRST_SEED]
 
-Draws random valid models (tests/Driver/Inputs/random_models.py: LSTM and
-GRU cells, RNN or Bidirectional, lengths, zero padding, time-major, unroll,
-initial carries, length-sorted row blocks, and every fourth batch long
-sequences with blocked time loops), compiles each through `rnnc run` on
-both code paths, and compares every output with the numpy model of Flax
-(examples/flax_numpy.py), batch after batch of fresh seeds until SECONDS
-have passed. A failing seed is printed with the command that replays it.
-Exits 1 on any mismatch or compiler failure.
+Draws random valid models from tests/Driver/Inputs/random_models.py, in a
+cycle of four batches: two of whole models over the spec language
+(--whole, random_whole.py: every cell, RNN option, Bidirectional merge,
+stacks, Embed, Dense, LayerNorm, Activation, Dropout, Pool), one of LSTM
+and GRU layers at larger sizes (batches that run in length-sorted row
+blocks), and one of long sequences with blocked time loops (--large).
+Each model goes through `rnnc run` on both code paths and every output is
+compared with the numpy model of Flax (examples/flax_numpy.py), batch
+after batch of fresh seeds until SECONDS have passed. A failing seed is
+printed with the command that replays it. Exits 1 on any mismatch or
+compiler failure.
 """
 import os
 import subprocess
@@ -23,11 +26,11 @@ script = os.path.join(src, "tests", "Driver", "Inputs", "random_models.py")
 deadline = time.monotonic() + seconds
 batches = models = failures = 0
 while time.monotonic() < deadline:
-    large = batches % 4 == 3
-    count = 1 if large else 4
+    kind = ("--whole", "", "--whole", "--large")[batches % 4]
+    count = 1 if kind == "--large" else 4
     cmd = [sys.executable, script, rnnc, src, str(seed), str(count)]
-    if large:
-        cmd.append("--large")
+    if kind:
+        cmd.append(kind)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     models += count
     if proc.returncode != 0:

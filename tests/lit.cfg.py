@@ -13,6 +13,14 @@ config.test_exec_root = os.path.join(config.rnn_obj_root, "tests")
 # Inputs/ and fixtures/ hold data; unit/ is its own (GoogleTest) suite,
 # found through its lit.site.cfg.py in the build tree.
 config.excludes = ["Inputs", "fixtures", "CMakeLists.txt", "lit.cfg.py"]
+# `lit -Dlong=0` leaves out the long differential suites, which run the
+# compiler paths the rest of the suite covers on many more sizes and
+# options: the Flax conformance suite (tests/Flax) and the equivalence
+# matrix (tests/unit/Equivalence, excluded in tests/unit/lit.cfg.py). It is
+# the developers' inner loop and scripts/test's sanitizer pass
+# (docs/Reliability.md has the figures).
+if lit_config.params.get("long", "1") == "0":
+    config.excludes.append("Flax")
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
 
 llvm_config.use_default_substitutions()

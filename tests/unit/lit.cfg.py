@@ -9,6 +9,9 @@ config.suffixes = []
 config.test_exec_root = os.path.join(config.rnn_obj_root, "tests", "unit")
 config.test_source_root = config.test_exec_root
 config.test_format = lit.formats.GoogleTest(".", "Tests")
+# `lit -Dlong=0` (tests/lit.cfg.py): without the equivalence matrix.
+if lit_config.params.get("long", "1") == "0":
+    config.excludes = ["Equivalence"]
 # Tests read fixtures relative to the source tree.
 config.environment["RNN_SRC_ROOT"] = config.rnn_src_root
 # A sanitizer build: libMLIR is not instrumented, and its allocators'

@@ -56,6 +56,20 @@ rnnc::loadModel(llvm::SourceMgr &sourceMgr, unsigned bufferId,
       return std::nullopt;
     }
   }
+  // The headers first: a file whose keys or shapes do not fit the model is
+  // rejected before any array is read or inflated, so a decompression bomb
+  // that does not fit costs neither time nor memory.
+  llvm::Expected<ParamShapes> shapes =
+      readWeightShapes(weightsPath, &options.nonFloatKeys);
+  if (!shapes) {
+    llvm::WithColor::error(llvm::errs(), "rnnc")
+        << llvm::toString(shapes.takeError()) << "\n";
+    return std::nullopt;
+  }
+  if (failed(checkParamShapes(*model, *shapes, weightsPath, sourceMgr, ctx,
+                              options)))
+    return std::nullopt;
+  options.nonFloatKeys.clear();
   llvm::Expected<ParamTree> tree =
       readWeights(weightsPath, warnings, &options.nonFloatKeys);
   for (const std::string &warning : warnings)

@@ -267,9 +267,10 @@ class Binder {
 public:
   Binder(const Model &model, const ParamTree &tree, StringRef weightsPath,
          const llvm::SourceMgr &sourceMgr, mlir::MLIRContext &ctx,
-         const BindOptions &options)
+         const BindOptions &options, bool shapesOnly = false)
       : model(model), tree(tree), weightsPath(weightsPath),
         sourceMgr(sourceMgr), ctx(ctx), options(options),
+        shapesOnly(shapesOnly),
         modelLoc(locOf(model.loc,
                        mlir::FileLineColLoc::get(&ctx, weightsPath, 0, 0))) {}
 
@@ -303,6 +304,9 @@ private:
   const llvm::SourceMgr &sourceMgr;
   mlir::MLIRContext &ctx;
   const BindOptions &options;
+  /// The tree's tensors have shapes but no data (checkParamShapes): check,
+  /// do not build params.
+  bool shapesOnly;
   mlir::Location modelLoc;
   bool failed = false;
   std::set<std::string> used;
@@ -476,7 +480,8 @@ bool Binder::lookUp(const std::vector<ParamSpec> &specs,
                  << "' has shape " << spec::formatShape(tensor.shape)
                  << ", expected " << spec::formatShape(param.shape);
       ok = false;
-    } else if (int64_t(tensor.data.size()) != tensor.numElements()) {
+    } else if (!shapesOnly &&
+               int64_t(tensor.data.size()) != tensor.numElements()) {
       error(loc) << "param '" << key << "' in '" << weightsPath << "' has "
                  << tensor.data.size() << " values, expected "
                  << tensor.numElements() << " for shape "
@@ -541,6 +546,8 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
   std::map<std::string, const Tensor *> found;
   if (!lookUp(specs, prefix, loc, what, hint, found))
     return std::nullopt;
+  if (shapesOnly)
+    return CellParams{};
 
   auto fuse = [&](const std::vector<std::string> &parts) {
     std::vector<const Tensor *> tensors;
@@ -588,6 +595,8 @@ std::optional<LayerParams> Binder::bindLayer(const Layer &layer, int64_t in) {
   if (!lookUp(specs, prefix, loc, "layer '" + layer.name + "'",
               ParamsHint{"on layer '" + layer.name + "'", "", ""}, found))
     return std::nullopt;
+  if (shapesOnly)
+    return result;
   auto get = [&](StringRef name) -> std::optional<Tensor> {
     auto it = found.find(joinKey(prefix, name));
     if (it == found.end())
@@ -896,4 +905,20 @@ rnnc::bindParams(const Model &model, const ParamTree &tree,
                  StringRef weightsPath, const llvm::SourceMgr &sourceMgr,
                  mlir::MLIRContext &ctx, const BindOptions &options) {
   return Binder(model, tree, weightsPath, sourceMgr, ctx, options).run();
+}
+
+mlir::LogicalResult rnnc::checkParamShapes(const Model &model,
+                                           const ParamShapes &shapes,
+                                           StringRef weightsPath,
+                                           const llvm::SourceMgr &sourceMgr,
+                                           mlir::MLIRContext &ctx,
+                                           const BindOptions &options) {
+  ParamTree tree;
+  for (const auto &[key, shape] : shapes)
+    tree[key].shape = shape;
+  return mlir::success(
+      Binder(model, tree, weightsPath, sourceMgr, ctx, options,
+             /*shapesOnly=*/true)
+          .run()
+          .has_value());
 }

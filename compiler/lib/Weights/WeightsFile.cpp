@@ -65,18 +65,26 @@ paramKey(StringRef name, StringRef fileName,
   return key.str();
 }
 
-llvm::Expected<ParamShapes> rnnc::parseWeightShapes(StringRef data,
-                                                    StringRef fileName) {
+llvm::Expected<ParamShapes>
+rnnc::parseWeightShapes(StringRef data, StringRef fileName,
+                        std::map<std::string, std::string> *nonFloat) {
   llvm::Expected<std::vector<ArrayInfo>> infos =
       parseArrayInfos(data, fileName);
   if (!infos)
     return infos.takeError();
+  // The limit readWeights would refuse the file for comes first, as there.
+  if (llvm::Error err = checkDeclaredBytes(*infos, maxWeightsBytes(), fileName))
+    return std::move(err);
   ParamShapes shapes;
   std::map<std::string, std::string> original;
   for (const ArrayInfo &info : *infos) {
     llvm::Expected<std::string> key = paramKey(info.name, fileName, original);
     if (!key)
       return key.takeError();
+    if (!isFloatingPoint(info.dtype) && nonFloat) {
+      (*nonFloat)[*key] = dtypeName(info.dtype);
+      continue;
+    }
     if (!isFloatingPoint(info.dtype))
       return fail(fileName, "param '" + *key + "' has dtype " +
                                 dtypeName(info.dtype) +
@@ -86,13 +94,15 @@ llvm::Expected<ParamShapes> rnnc::parseWeightShapes(StringRef data,
   return shapes;
 }
 
-llvm::Expected<ParamShapes> rnnc::readWeightShapes(StringRef path) {
+llvm::Expected<ParamShapes>
+rnnc::readWeightShapes(StringRef path,
+                       std::map<std::string, std::string> *nonFloat) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
     return llvm::createStringError("cannot open '" + path +
                                    "': " + buffer.getError().message());
-  return parseWeightShapes((*buffer)->getBuffer(), path);
+  return parseWeightShapes((*buffer)->getBuffer(), path, nonFloat);
 }
 
 llvm::Expected<ParamTree>

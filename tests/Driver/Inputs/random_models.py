@@ -3,9 +3,12 @@
 model of Flax in examples/flax_numpy.py (written from the semantics
 reference, sharing no code with rnnc).
 
-Usage: random_models.py RNNC SRC_ROOT SEED COUNT [--large]
+Usage: random_models.py RNNC SRC_ROOT SEED COUNT [--large | --whole]
 
-Each case draws a cell (LSTMCell, GRUCell), an RNN (reverse, keep_order)
+With --whole, each case is a random whole model over the spec language
+(random_whole.py: every cell, RNN option, Bidirectional merge, stacks and
+the layers around them), within 1e-4 + 1e-3 * |expected| (stacks, LayerNorm
+and softmax carry float32 rounding further). Otherwise each case draws a cell (LSTMCell, GRUCell), an RNN (reverse, keep_order)
 or a Bidirectional layer, batch, time, sizes, lengths (or none),
 `padded_outputs: zeros` (outputs masked past each length), time-major
 layout, unroll and initial carries. `--large` draws sequences long enough
@@ -19,10 +22,46 @@ import numpy as np
 RNNC, SRC = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(SRC, 'examples'))
 import flax_numpy as fn
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import random_whole
 
 rng = np.random.default_rng(int(sys.argv[3]))
 N = int(sys.argv[4])
 LARGE = '--large' in sys.argv[5:]
+WHOLE = '--whole' in sys.argv[5:]
+
+def check(sp, wp, ip, want, desc, tmp, valid={}, atol=1e-5, rtol=1e-4):
+    """Runs the model on both code paths; every output must be within
+    atol + rtol * |expected| where `valid` (a mask per output) allows."""
+    worst = 0.0
+    for path in ['llvm', 'c']:
+        op = os.path.join(tmp, 'out.npz')
+        r = subprocess.run([RNNC, 'run', sp, '--weights', wp, '--inputs', ip, '--output', op, f'--emit-path={path}'], capture_output=True, text=True)
+        if r.returncode != 0:
+            print('FAIL run', path, desc, r.stderr[:500]); return False, 0
+        got = np.load(op)
+        for k, v in want.items():
+            if k not in got.files:
+                print('FAIL missing', k, path, desc, got.files); return False, 0
+            if got[k].shape != np.shape(v):
+                print('FAIL shape', k, path, desc, got[k].shape, np.shape(v)); return False, 0
+            err = np.abs(got[k] - v); tol = atol + rtol * np.abs(v)
+            if k in valid:
+                err = np.where(valid[k], err, 0.0)
+            if not (err <= tol).all():
+                print('FAIL', k, path, desc, 'max err', err.max()); return False, 0
+            worst = max(worst, float(err.max()) if err.size else 0.0)
+    return True, worst
+
+def one_whole(case, tmp):
+    text, weights, inputs, want, valid, desc = random_whole.draw(rng, case)
+    sp = os.path.join(tmp, f'wz{case}.yaml'); open(sp, 'w').write(text)
+    wp = os.path.join(tmp, 'w.npz'); np.savez(wp, **weights)
+    ip = os.path.join(tmp, 'in.npz'); np.savez(ip, **inputs)
+    good, worst = check(sp, wp, ip, want, desc, tmp, valid, atol=1e-4, rtol=1e-3)
+    if not good:
+        print('  spec:\n    ' + text.replace('\n', '\n    '))
+    return good, worst
 
 def one(case, tmp):
     cell = rng.choice(['LSTMCell', 'GRUCell'])
@@ -98,26 +137,12 @@ def one(case, tmp):
     wp = os.path.join(tmp, 'w.npz'); np.savez(wp, **weights)
     ip = os.path.join(tmp, 'in.npz'); np.savez(ip, **inputs)
     desc = f'{cell} bidi={bidi} B={B} T={T} I={I} H={H} len={lengths} zeros={zeros} tm={time_major} unroll={unroll} init={init} rev={reverse} keep={keep_order}'
-    worst = 0.0
-    for path in ['llvm', 'c']:
-        op = os.path.join(tmp, 'out.npz')
-        r = subprocess.run([RNNC, 'run', sp, '--weights', wp, '--inputs', ip, '--output', op, f'--emit-path={path}'], capture_output=True, text=True)
-        if r.returncode != 0:
-            print('FAIL run', path, desc, r.stderr[:500]); return False, 0
-        got = np.load(op)
-        for k, v in want.items():
-            if k not in got.files:
-                print('FAIL missing', k, path, desc, got.files); return False, 0
-            err = np.abs(got[k] - v); tol = 1e-5 + 1e-4 * np.abs(v)
-            if not (err <= tol).all():
-                print('FAIL', k, path, desc, 'max err', err.max()); return False, 0
-            worst = max(worst, float(err.max()))
-    return True, worst
+    return check(sp, wp, ip, want, desc, tmp)
 
 ok = 0; worst = 0.0
 with tempfile.TemporaryDirectory() as tmp:
     for case in range(N):
-        good, w = one(case, tmp)
+        good, w = (one_whole if WHOLE else one)(case, tmp)
         ok += good; worst = max(worst, w)
 print(f'{ok} of {N} random models match the numpy model, worst abs error {worst:.2e}')
 sys.exit(0 if ok == N else 1)

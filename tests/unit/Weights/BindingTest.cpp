@@ -463,6 +463,42 @@ TEST_F(BindingTest, ReportsAllProblemsInOneRun) {
   EXPECT_EQ(locations[0], "w.npz:0:0");
 }
 
+TEST_F(BindingTest, CheckParamShapesGivesBindingsDiagnosticsFromShapes) {
+  // The same problems as above, from the keys and shapes alone.
+  ParamShapes shapes{{"enc/cell/i/kernel", {3, 2}},
+                     {"enc/cell/i/bias", {4}},
+                     {"enc/cell/hh/kernel", {2, 2}},
+                     {"stray/w", {1}}};
+  spec::Model model =
+      makeModel({3}, {rnnLayer("enc", makeCell(CellKind::Simple, 2))});
+  EXPECT_TRUE(mlir::failed(
+      checkParamShapes(model, shapes, "w.npz", sourceMgr, ctx, options)));
+  std::vector<std::string> fromShapes = messages;
+  for (const auto &[key, shape] : shapes)
+    add(key, shape, 1);
+  EXPECT_FALSE(bind(model));
+  EXPECT_EQ(fromShapes, messages);
+  ASSERT_FALSE(fromShapes.empty());
+  EXPECT_EQ(fromShapes[0],
+            "param 'enc/cell/i/bias' in 'w.npz' has shape [4], expected [2]");
+
+  // Shapes that fit pass without any data; non-float keys are still errors.
+  messages.clear();
+  ParamShapes fit{{"enc/cell/i/kernel", {3, 2}},
+                  {"enc/cell/i/bias", {2}},
+                  {"enc/cell/h/kernel", {2, 2}}};
+  EXPECT_TRUE(mlir::succeeded(
+      checkParamShapes(model, fit, "w.npz", sourceMgr, ctx, options)));
+  EXPECT_TRUE(messages.empty());
+  fit.erase("enc/cell/i/bias");
+  options.nonFloatKeys["enc/cell/i/bias"] = "int32";
+  EXPECT_TRUE(mlir::failed(
+      checkParamShapes(model, fit, "w.npz", sourceMgr, ctx, options)));
+  EXPECT_EQ(messages, std::vector<std::string>{
+                          "param 'enc/cell/i/bias' in 'w.npz' has dtype int32, "
+                          "expected a floating-point dtype"});
+}
+
 TEST_F(BindingTest, DiagnosticsPointIntoTheSpec) {
   const char *text = "model: m\nlayers:\n  - name: enc\n    cell: simple\n";
   sourceMgr.AddNewSourceBuffer(

@@ -29,7 +29,9 @@
 
 #include "rnn/Spec/Model.h"
 #include "rnn/Weights/Params.h"
+#include "rnn/Weights/WeightsFile.h"
 
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SourceMgr.h"
@@ -129,6 +131,18 @@ std::optional<std::vector<LayerParams>>
 bindParams(const spec::Model &model, const ParamTree &tree,
            llvm::StringRef weightsPath, const llvm::SourceMgr &sourceMgr,
            mlir::MLIRContext &ctx, const BindOptions &options = {});
+
+/// bindParams' checks on the keys and shapes alone (readWeightShapes): the
+/// same diagnostics for every missing, misshapen, non-float or unexpected
+/// key, without any array data. Binding a file runs this on its headers
+/// first, so a file that does not fit the model is rejected before any
+/// array is read or inflated.
+mlir::LogicalResult checkParamShapes(const spec::Model &model,
+                                     const ParamShapes &shapes,
+                                     llvm::StringRef weightsPath,
+                                     const llvm::SourceMgr &sourceMgr,
+                                     mlir::MLIRContext &ctx,
+                                     const BindOptions &options = {});
 
 } // namespace rnnc
 

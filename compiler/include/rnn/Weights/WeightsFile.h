@@ -66,13 +66,17 @@ using ParamShapes = std::map<std::string, std::vector<int64_t>>;
 
 /// The keys and shapes of the weights file at `path`, from the array headers
 /// alone: no array data is read or inflated, so this costs time and memory
-/// in the number of arrays, not their sizes (`rnnc inspect`). Keys and
-/// dtypes are checked as by readWeights.
-llvm::Expected<ParamShapes> readWeightShapes(llvm::StringRef path);
+/// in the number of arrays, not their sizes (binding's shape check before
+/// readWeights). Keys, dtypes and the declared sizes (maxWeightsBytes())
+/// are checked as by readWeights, `nonFloat` included.
+llvm::Expected<ParamShapes>
+readWeightShapes(llvm::StringRef path,
+                 std::map<std::string, std::string> *nonFloat = nullptr);
 
 /// Same, from the bytes of a file; `fileName` only names it in messages.
-llvm::Expected<ParamShapes> parseWeightShapes(llvm::StringRef data,
-                                              llvm::StringRef fileName);
+llvm::Expected<ParamShapes>
+parseWeightShapes(llvm::StringRef data, llvm::StringRef fileName,
+                  std::map<std::string, std::string> *nonFloat = nullptr);
 
 /// Prints `tree` for `rnnc inspect`: one line per path component, indented
 /// two spaces per level, each array with its dtype and shape, then a total:
