@@ -30,37 +30,10 @@
 // CHECK-NEXT: %[[R:.+]]:2 = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$COL2]], #[[$COL2]], #[[$COL2]], #[[$COL2]], #[[$ID2]], #[[$ID2]], #[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]}
 // CHECK-SAME: ins(%[[GI_I]], %[[GI_F]], %[[GI_G]], %[[GI_O]], %[[GH_I]], %[[GH_F]], %[[GH_G]], %[[GH_O]], %[[BH_I]], %[[BH_F]], %[[BH_G]], %[[BH_O]], %[[C]], %[[H]] :
 // CHECK-SAME: outs(%[[C]], %[[H]] : tensor<8x64xf32>, tensor<8x64xf32>)
-// CHECK-NEXT: ^bb0(%[[AI_I:[^:]+]]: f32, %[[AI_F:[^:]+]]: f32, %[[AI_G:[^:]+]]: f32, %[[AI_O:[^:]+]]: f32, %[[AH_I:[^:]+]]: f32, %[[AH_F:[^:]+]]: f32, %[[AH_G:[^:]+]]: f32, %[[AH_O:[^:]+]]: f32, %[[AB_I:[^:]+]]: f32, %[[AB_F:[^:]+]]: f32, %[[AB_G:[^:]+]]: f32, %[[AB_O:[^:]+]]: f32, %[[AC:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32):
-// CHECK-NEXT: %[[YH_I:.+]] = arith.addf %[[AH_I]], %[[AB_I]] : f32
-// CHECK-NEXT: %[[YH_F:.+]] = arith.addf %[[AH_F]], %[[AB_F]] : f32
-// CHECK-NEXT: %[[YH_G:.+]] = arith.addf %[[AH_G]], %[[AB_G]] : f32
-// CHECK-NEXT: %[[YH_O:.+]] = arith.addf %[[AH_O]], %[[AB_O]] : f32
-// CHECK-NEXT: %[[Y_I:.+]] = arith.addf %[[AI_I]], %[[YH_I]] : f32
-// CHECK-NEXT: %[[ONE_I:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[NEG_I:.+]] = arith.negf %[[Y_I]] : f32
-// CHECK-NEXT: %[[EXP_I:.+]] = math.exp %[[NEG_I]] : f32
-// CHECK-NEXT: %[[DEN_I:.+]] = arith.addf %[[ONE_I]], %[[EXP_I]] : f32
-// CHECK-NEXT: %[[I:.+]] = arith.divf %[[ONE_I]], %[[DEN_I]] : f32
-// CHECK-NEXT: %[[Y_F:.+]] = arith.addf %[[AI_F]], %[[YH_F]] : f32
-// CHECK-NEXT: %[[ONE_F:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[NEG_F:.+]] = arith.negf %[[Y_F]] : f32
-// CHECK-NEXT: %[[EXP_F:.+]] = math.exp %[[NEG_F]] : f32
-// CHECK-NEXT: %[[DEN_F:.+]] = arith.addf %[[ONE_F]], %[[EXP_F]] : f32
-// CHECK-NEXT: %[[F:.+]] = arith.divf %[[ONE_F]], %[[DEN_F]] : f32
-// CHECK-NEXT: %[[Y_G:.+]] = arith.addf %[[AI_G]], %[[YH_G]] : f32
-// CHECK-NEXT: %[[G:.+]] = math.tanh %[[Y_G]] : f32
-// CHECK-NEXT: %[[Y_O:.+]] = arith.addf %[[AI_O]], %[[YH_O]] : f32
-// CHECK-NEXT: %[[ONE_O:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[NEG_O:.+]] = arith.negf %[[Y_O]] : f32
-// CHECK-NEXT: %[[EXP_O:.+]] = math.exp %[[NEG_O]] : f32
-// CHECK-NEXT: %[[DEN_O:.+]] = arith.addf %[[ONE_O]], %[[EXP_O]] : f32
-// CHECK-NEXT: %[[O:.+]] = arith.divf %[[ONE_O]], %[[DEN_O]] : f32
-// CHECK-NEXT: %[[FC:.+]] = arith.mulf %[[F]], %[[AC]] : f32
-// CHECK-NEXT: %[[IG:.+]] = arith.mulf %[[I]], %[[G]] : f32
-// CHECK-NEXT: %[[NEW_C:.+]] = arith.addf %[[FC]], %[[IG]] : f32
-// CHECK-NEXT: %[[TC:.+]] = math.tanh %[[NEW_C]] : f32
-// CHECK-NEXT: %[[NEW_H:.+]] = arith.mulf %[[O]], %[[TC]] : f32
-// CHECK-NEXT: linalg.yield %[[NEW_C]], %[[NEW_H]] : f32, f32
+// CHECK-NEXT: ^bb0({{(%[^:]+: f32, ){15}%[^:]+: f32}}):
+// CHECK-DAG: math.exp
+// CHECK-DAG: math.tanh
+// CHECK: linalg.yield %{{[^,]+}}, %{{[^ ]+}} : f32, f32
 // CHECK-NEXT: } -> (tensor<8x64xf32>, tensor<8x64xf32>)
 // CHECK-NEXT: return %[[R]]#0, %[[R]]#1 : tensor<8x64xf32>, tensor<8x64xf32>
 func.func @lstm_hidden_bias(%x: tensor<8x40xf32>, %c: tensor<8x64xf32>, %h: tensor<8x64xf32>,
@@ -92,38 +65,10 @@ func.func @lstm_hidden_bias(%x: tensor<8x40xf32>, %c: tensor<8x64xf32>, %h: tens
 // CHECK-COUNT-3: tensor.extract_slice %[[BH]]
 // CHECK: %[[R:.+]]:2 = linalg.generic
 // CHECK-SAME: ins({{(%[^,]+, ){8}%}}[[BI_I]], {{(%[^,]+, ){3}%}}[[BH_I]], {{(%[^,]+, ){3}%}}[[C2]], %[[H2]] :
-// CHECK-NEXT: ^bb0(%[[AI_I:[^:]+]]: f32, %[[AI_F:[^:]+]]: f32, %[[AI_G:[^:]+]]: f32, %[[AI_O:[^:]+]]: f32, %[[AH_I:[^:]+]]: f32, %[[AH_F:[^:]+]]: f32, %[[AH_G:[^:]+]]: f32, %[[AH_O:[^:]+]]: f32, %[[ABI_I:[^:]+]]: f32, %[[ABI_F:[^:]+]]: f32, %[[ABI_G:[^:]+]]: f32, %[[ABI_O:[^:]+]]: f32, %[[ABH_I:[^:]+]]: f32, %[[ABH_F:[^:]+]]: f32, %[[ABH_G:[^:]+]]: f32, %[[ABH_O:[^:]+]]: f32, %[[AC:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32):
-// CHECK-NEXT: %[[XI_I:.+]] = arith.addf %[[AI_I]], %[[ABI_I]] : f32
-// CHECK-NEXT: %[[XH_I:.+]] = arith.addf %[[AH_I]], %[[ABH_I]] : f32
-// CHECK-NEXT: %[[XI_F:.+]] = arith.addf %[[AI_F]], %[[ABI_F]] : f32
-// CHECK-NEXT: %[[XH_F:.+]] = arith.addf %[[AH_F]], %[[ABH_F]] : f32
-// CHECK-NEXT: %[[XI_G:.+]] = arith.addf %[[AI_G]], %[[ABI_G]] : f32
-// CHECK-NEXT: %[[XH_G:.+]] = arith.addf %[[AH_G]], %[[ABH_G]] : f32
-// CHECK-NEXT: %[[XI_O:.+]] = arith.addf %[[AI_O]], %[[ABI_O]] : f32
-// CHECK-NEXT: %[[XH_O:.+]] = arith.addf %[[AH_O]], %[[ABH_O]] : f32
-// CHECK-NEXT: %[[Y_I:.+]] = arith.addf %[[XI_I]], %[[XH_I]] : f32
-// CHECK-NEXT: %[[Z_I:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[I:.+]] = arith.maximumf %[[Y_I]], %[[Z_I]] : f32
-// CHECK-NEXT: %[[Y_F:.+]] = arith.addf %[[XI_F]], %[[XH_F]] : f32
-// CHECK-NEXT: %[[Z_F:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[F:.+]] = arith.maximumf %[[Y_F]], %[[Z_F]] : f32
-// CHECK-NEXT: %[[Y_G:.+]] = arith.addf %[[XI_G]], %[[XH_G]] : f32
-// CHECK-NEXT: %[[Z_G:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[POS_G:.+]] = arith.cmpf ogt, %[[Y_G]], %[[Z_G]] : f32
-// CHECK-NEXT: %[[EM1_G:.+]] = math.expm1 %[[Y_G]] : f32
-// CHECK-NEXT: %[[G:.+]] = arith.select %[[POS_G]], %[[Y_G]], %[[EM1_G]] : f32
-// CHECK-NEXT: %[[Y_O:.+]] = arith.addf %[[XI_O]], %[[XH_O]] : f32
-// CHECK-NEXT: %[[Z_O:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[O:.+]] = arith.maximumf %[[Y_O]], %[[Z_O]] : f32
-// CHECK-NEXT: %[[FC:.+]] = arith.mulf %[[F]], %[[AC]] : f32
-// CHECK-NEXT: %[[IG:.+]] = arith.mulf %[[I]], %[[G]] : f32
-// CHECK-NEXT: %[[NEW_C:.+]] = arith.addf %[[FC]], %[[IG]] : f32
-// CHECK-NEXT: %[[Z_C:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[POS_C:.+]] = arith.cmpf ogt, %[[NEW_C]], %[[Z_C]] : f32
-// CHECK-NEXT: %[[EM1_C:.+]] = math.expm1 %[[NEW_C]] : f32
-// CHECK-NEXT: %[[ELU_C:.+]] = arith.select %[[POS_C]], %[[NEW_C]], %[[EM1_C]] : f32
-// CHECK-NEXT: %[[NEW_H:.+]] = arith.mulf %[[O]], %[[ELU_C]] : f32
-// CHECK-NEXT: linalg.yield %[[NEW_C]], %[[NEW_H]] : f32, f32
+// CHECK-NEXT: ^bb0({{(%[^:]+: f32, ){19}%[^:]+: f32}}):
+// CHECK-DAG: arith.maximumf
+// CHECK-DAG: math.expm1
+// CHECK: linalg.yield %{{[^,]+}}, %{{[^ ]+}} : f32, f32
 // CHECK-NEXT: } -> (tensor<1x4xf32>, tensor<1x4xf32>)
 // CHECK-NEXT: %[[RC:.+]] = tensor.collapse_shape %[[R]]#0 {{\[\[}}0, 1]] : tensor<1x4xf32> into tensor<4xf32>
 // CHECK-NEXT: %[[RH:.+]] = tensor.collapse_shape %[[R]]#1 {{\[\[}}0, 1]] : tensor<1x4xf32> into tensor<4xf32>
@@ -160,34 +105,10 @@ func.func @lstm_unbatched_both_biases(%x: tensor<3xf32>, %c: tensor<4xf32>, %h: 
 // CHECK-NEXT: tensor.extract_slice %[[BH]][12] [6] [1]
 // CHECK: %[[R:.+]] = linalg.generic
 // CHECK-SAME: ins({{(%[^,]+, ){12}%}}[[H2]] :
-// CHECK-NEXT: ^bb0(%[[AI_R:[^:]+]]: f32, %[[AI_Z:[^:]+]]: f32, %[[AI_N:[^:]+]]: f32, %[[AH_R:[^:]+]]: f32, %[[AH_Z:[^:]+]]: f32, %[[AH_N:[^:]+]]: f32, %[[ABI_R:[^:]+]]: f32, %[[ABI_Z:[^:]+]]: f32, %[[ABI_N:[^:]+]]: f32, %[[ABH_R:[^:]+]]: f32, %[[ABH_Z:[^:]+]]: f32, %[[ABH_N:[^:]+]]: f32, %[[AH:[^:]+]]: f32, %{{[^:]+}}: f32):
-// CHECK-NEXT: %[[XI_R:.+]] = arith.addf %[[AI_R]], %[[ABI_R]] : f32
-// CHECK-NEXT: %[[XH_R:.+]] = arith.addf %[[AH_R]], %[[ABH_R]] : f32
-// CHECK-NEXT: %[[XI_Z:.+]] = arith.addf %[[AI_Z]], %[[ABI_Z]] : f32
-// CHECK-NEXT: %[[XH_Z:.+]] = arith.addf %[[AH_Z]], %[[ABH_Z]] : f32
-// CHECK-NEXT: %[[XI_N:.+]] = arith.addf %[[AI_N]], %[[ABI_N]] : f32
-// CHECK-NEXT: %[[XH_N:.+]] = arith.addf %[[AH_N]], %[[ABH_N]] : f32
-// CHECK-NEXT: %[[Y_R:.+]] = arith.addf %[[XI_R]], %[[XH_R]] : f32
-// CHECK-NEXT: arith.constant 1.000000e+00
-// CHECK-NEXT: arith.negf %[[Y_R]]
-// CHECK-NEXT: math.exp
-// CHECK-NEXT: arith.addf
-// CHECK-NEXT: %[[RG:.+]] = arith.divf
-// CHECK-NEXT: %[[Y_Z:.+]] = arith.addf %[[XI_Z]], %[[XH_Z]] : f32
-// CHECK-NEXT: arith.constant 1.000000e+00
-// CHECK-NEXT: arith.negf %[[Y_Z]]
-// CHECK-NEXT: math.exp
-// CHECK-NEXT: arith.addf
-// CHECK-NEXT: %[[ZG:.+]] = arith.divf
-// CHECK-NEXT: %[[RHN:.+]] = arith.mulf %[[RG]], %[[XH_N]] : f32
-// CHECK-NEXT: %[[Y_N:.+]] = arith.addf %[[XI_N]], %[[RHN]] : f32
-// CHECK-NEXT: %[[N:.+]] = math.tanh %[[Y_N]] : f32
-// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[KEEP:.+]] = arith.subf %[[ONE]], %[[ZG]] : f32
-// CHECK-NEXT: %[[KN:.+]] = arith.mulf %[[KEEP]], %[[N]] : f32
-// CHECK-NEXT: %[[ZH:.+]] = arith.mulf %[[ZG]], %[[AH]] : f32
-// CHECK-NEXT: %[[NEW_H:.+]] = arith.addf %[[KN]], %[[ZH]] : f32
-// CHECK-NEXT: linalg.yield %[[NEW_H]] : f32
+// CHECK-NEXT: ^bb0({{(%[^:]+: f32, ){13}%[^:]+: f32}}):
+// CHECK-DAG: math.exp
+// CHECK-DAG: math.tanh
+// CHECK: linalg.yield %{{[^ ]+}} : f32
 // CHECK-NEXT: } -> tensor<6x6xf32>
 // CHECK-NEXT: %[[OUT:.+]] = tensor.expand_shape %[[R]] {{\[\[}}0, 1], [2]] output_shape [2, 3, 6] : tensor<6x6xf32> into tensor<2x3x6xf32>
 // CHECK-NEXT: return %[[OUT]] : tensor<2x3x6xf32>
@@ -210,34 +131,12 @@ func.func @gru_linen_two_batch_dims(%x: tensor<2x3x5xf32>, %h: tensor<2x3x6xf32>
 // CHECK-NOT: tensor.extract_slice
 // CHECK: linalg.generic
 // CHECK-SAME: ins({{(%[^,]+, ){9}%}}[[H]] :
-// CHECK-NEXT: ^bb0(%[[AI_R:[^:]+]]: f32, %[[AI_Z:[^:]+]]: f32, %[[AI_N:[^:]+]]: f32, %[[AH_R:[^:]+]]: f32, %[[AH_Z:[^:]+]]: f32, %[[AH_N:[^:]+]]: f32, %[[ABI_R:[^:]+]]: f32, %[[ABI_Z:[^:]+]]: f32, %[[ABI_N:[^:]+]]: f32, %[[AH:[^:]+]]: f32, %{{[^:]+}}: f32):
-// CHECK-NEXT: %[[XI_R:.+]] = arith.addf %[[AI_R]], %[[ABI_R]] : f32
-// CHECK-NEXT: %[[XI_Z:.+]] = arith.addf %[[AI_Z]], %[[ABI_Z]] : f32
-// CHECK-NEXT: %[[XI_N:.+]] = arith.addf %[[AI_N]], %[[ABI_N]] : f32
-// CHECK-NEXT: %[[Y_R:.+]] = arith.addf %[[XI_R]], %[[AH_R]] : f32
-// CHECK-NEXT: %[[THREE:.+]] = arith.constant 3.000000e+00 : f32
-// CHECK-NEXT: %[[SHIFT:.+]] = arith.addf %[[Y_R]], %[[THREE]] : f32
-// CHECK-NEXT: %[[LO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[MAX:.+]] = arith.maximumf %[[SHIFT]], %[[LO]] : f32
-// CHECK-NEXT: %[[HI:.+]] = arith.constant 6.000000e+00 : f32
-// CHECK-NEXT: %[[MIN:.+]] = arith.minimumf %[[MAX]], %[[HI]] : f32
-// CHECK-NEXT: %[[SIX:.+]] = arith.constant 6.000000e+00 : f32
-// CHECK-NEXT: %[[RG:.+]] = arith.divf %[[MIN]], %[[SIX]] : f32
-// CHECK-NEXT: %[[Y_Z:.+]] = arith.addf %[[XI_Z]], %[[AH_Z]] : f32
-// CHECK-COUNT-7: {{arith|math}}.
-// CHECK-NEXT: %[[ZG:.+]] = arith.divf
-// CHECK-NEXT: %[[RHN:.+]] = arith.mulf %[[RG]], %[[AH_N]] : f32
-// CHECK-NEXT: %[[Y_N:.+]] = arith.addf %[[XI_N]], %[[RHN]] : f32
-// CHECK-NEXT: %[[M1:.+]] = arith.constant -1.000000e+00 : f32
-// CHECK-NEXT: %[[CLIP_LO:.+]] = arith.maximumf %[[Y_N]], %[[M1]] : f32
-// CHECK-NEXT: %[[P1:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[N:.+]] = arith.minimumf %[[CLIP_LO]], %[[P1]] : f32
-// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[KEEP:.+]] = arith.subf %[[ONE]], %[[ZG]] : f32
-// CHECK-NEXT: %[[KN:.+]] = arith.mulf %[[KEEP]], %[[N]] : f32
-// CHECK-NEXT: %[[ZH:.+]] = arith.mulf %[[ZG]], %[[AH]] : f32
-// CHECK-NEXT: %[[NEW_H:.+]] = arith.addf %[[KN]], %[[ZH]] : f32
-// CHECK-NEXT: linalg.yield %[[NEW_H]] : f32
+// CHECK-NEXT: ^bb0({{(%[^:]+: f32, ){10}%[^:]+: f32}}):
+// CHECK-NOT: math.
+// CHECK: arith.minimumf
+// CHECK-NOT: math.
+// CHECK: linalg.yield %{{[^ ]+}} : f32
+// CHECK-NEXT: } -> tensor<4x6xf32>
 func.func @gru_nnx_hard(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>,
     %wi: tensor<5x18xf32>, %wh: tensor<6x18xf32>, %bi: tensor<18xf32>) -> tensor<4x6xf32> {
   %h1 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<18xf32>) gate_fn<hard_sigmoid> activation_fn<hard_tanh>
@@ -260,31 +159,12 @@ func.func @gru_nnx_hard(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>,
 // CHECK-NEXT: tensor.extract_slice %[[GH]][0, 6] [4, 6] [1, 1]
 // CHECK: linalg.generic
 // CHECK-SAME: ins({{(%[^,]+, ){8}%}}[[H]] :
-// CHECK-NEXT: ^bb0(%[[AI_F:[^:]+]]: f32, %[[AI_N:[^:]+]]: f32, %[[AH_F:[^:]+]]: f32, %[[AH_N:[^:]+]]: f32, %[[ABI_F:[^:]+]]: f32, %[[ABI_N:[^:]+]]: f32, %[[ABH_F:[^:]+]]: f32, %[[ABH_N:[^:]+]]: f32, %[[AH:[^:]+]]: f32, %{{[^:]+}}: f32):
-// CHECK-NEXT: %[[XI_F:.+]] = arith.addf %[[AI_F]], %[[ABI_F]] : f32
-// CHECK-NEXT: %[[XH_F:.+]] = arith.addf %[[AH_F]], %[[ABH_F]] : f32
-// CHECK-NEXT: %[[XI_N:.+]] = arith.addf %[[AI_N]], %[[ABI_N]] : f32
-// CHECK-NEXT: %[[XH_N:.+]] = arith.addf %[[AH_N]], %[[ABH_N]] : f32
-// CHECK-NEXT: %[[Y_F:.+]] = arith.addf %[[XI_F]], %[[XH_F]] : f32
-// CHECK-NEXT: arith.constant 1.000000e+00
-// CHECK-NEXT: arith.negf %[[Y_F]]
-// CHECK-NEXT: math.exp
-// CHECK-NEXT: arith.addf
-// CHECK-NEXT: %[[FG:.+]] = arith.divf
-// CHECK-NEXT: %[[U:.+]] = arith.mulf %[[FG]], %[[XH_N]] : f32
-// CHECK-NEXT: %[[Y_N:.+]] = arith.addf %[[XI_N]], %[[U]] : f32
-// CHECK-NEXT: %[[ONE_N:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[NEG_N:.+]] = arith.negf %[[Y_N]] : f32
-// CHECK-NEXT: %[[EXP_N:.+]] = math.exp %[[NEG_N]] : f32
-// CHECK-NEXT: %[[DEN_N:.+]] = arith.addf %[[ONE_N]], %[[EXP_N]] : f32
-// CHECK-NEXT: %[[SIG_N:.+]] = arith.divf %[[ONE_N]], %[[DEN_N]] : f32
-// CHECK-NEXT: %[[N:.+]] = arith.mulf %[[Y_N]], %[[SIG_N]] : f32
-// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[KEEP:.+]] = arith.subf %[[ONE]], %[[FG]] : f32
-// CHECK-NEXT: %[[KN:.+]] = arith.mulf %[[KEEP]], %[[N]] : f32
-// CHECK-NEXT: %[[FH:.+]] = arith.mulf %[[FG]], %[[AH]] : f32
-// CHECK-NEXT: %[[NEW_H:.+]] = arith.addf %[[KN]], %[[FH]] : f32
-// CHECK-NEXT: linalg.yield %[[NEW_H]] : f32
+// CHECK-NEXT: ^bb0({{(%[^:]+: f32, ){9}%[^:]+: f32}}):
+// CHECK-NOT: math.tanh
+// CHECK: math.exp
+// CHECK-NOT: math.tanh
+// CHECK: linalg.yield %{{[^ ]+}} : f32
+// CHECK-NEXT: } -> tensor<4x6xf32>
 func.func @mgu_reset_gate_silu(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>,
     %wi: tensor<5x12xf32>, %wh: tensor<6x12xf32>, %bi: tensor<12xf32>, %bh: tensor<12xf32>) -> tensor<4x6xf32> {
   %h1 = rnn.mgu_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<12xf32>) hidden_bias(%bh : tensor<12xf32>) activation_fn<silu>
@@ -297,23 +177,18 @@ func.func @mgu_reset_gate_silu(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>,
 /// MGU without the reset gate: n = tanh(xi_n + gh_n), no f * gh_n.
 
 // CHECK-LABEL: func.func @mgu_no_reset_gate(
-// CHECK: ^bb0(%[[AI_F:[^:]+]]: f32, %[[AI_N:[^:]+]]: f32, %[[AH_F:[^:]+]]: f32, %[[AH_N:[^:]+]]: f32, %[[ABI_F:[^:]+]]: f32, %[[ABI_N:[^:]+]]: f32, %[[AH:[^:]+]]: f32, %{{[^:]+}}: f32):
-// CHECK-NEXT: %[[XI_F:.+]] = arith.addf %[[AI_F]], %[[ABI_F]] : f32
-// CHECK-NEXT: %[[XI_N:.+]] = arith.addf %[[AI_N]], %[[ABI_N]] : f32
-// CHECK-NEXT: %[[Y_F:.+]] = arith.addf %[[XI_F]], %[[AH_F]] : f32
-// CHECK-NEXT: arith.constant 1.000000e+00
-// CHECK-NEXT: arith.negf %[[Y_F]]
-// CHECK-NEXT: math.exp
-// CHECK-NEXT: arith.addf
-// CHECK-NEXT: %[[FG:.+]] = arith.divf
-// CHECK-NEXT: %[[Y_N:.+]] = arith.addf %[[XI_N]], %[[AH_N]] : f32
-// CHECK-NEXT: %[[N:.+]] = math.tanh %[[Y_N]] : f32
-// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[KEEP:.+]] = arith.subf %[[ONE]], %[[FG]] : f32
-// CHECK-NEXT: %[[KN:.+]] = arith.mulf %[[KEEP]], %[[N]] : f32
-// CHECK-NEXT: %[[FH:.+]] = arith.mulf %[[FG]], %[[AH]] : f32
-// CHECK-NEXT: %[[NEW_H:.+]] = arith.addf %[[KN]], %[[FH]] : f32
-// CHECK-NEXT: linalg.yield %[[NEW_H]] : f32
+// CHECK: %[[GI:.+]] = linalg.matmul {{.+}} -> tensor<4x12xf32>
+// CHECK: %[[GH:.+]] = linalg.matmul {{.+}} -> tensor<4x12xf32>
+// CHECK-COUNT-2: tensor.extract_slice %[[GI]]
+// CHECK-NEXT: tensor.extract_slice %[[GH]][0, 0] [4, 6] [1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[GH]][0, 6] [4, 6] [1, 1]
+// CHECK: linalg.generic
+// CHECK-SAME: ins({{(%[^,]+, ){6}%[^ ]+}} :
+// CHECK-NEXT: ^bb0({{(%[^:]+: f32, ){7}%[^:]+: f32}}):
+// CHECK-DAG: math.exp
+// CHECK-DAG: math.tanh
+// CHECK: linalg.yield %{{[^ ]+}} : f32
+// CHECK-NEXT: } -> tensor<4x6xf32>
 func.func @mgu_no_reset_gate(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>,
     %wi: tensor<5x12xf32>, %wh: tensor<6x12xf32>, %bi: tensor<12xf32>) -> tensor<4x6xf32> {
   %h1 = rnn.mgu_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<12xf32>) {reset_gate = false}
@@ -393,43 +268,10 @@ func.func @simple_no_bias_tanh(%x: tensor<4x3xf32>, %h: tensor<4x6xf32>,
 // CHECK-COUNT-4: tensor.extract_slice %[[BH]]
 // CHECK: %[[R:.+]]:2 = linalg.generic {indexing_maps = [#[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$CH3]], #[[$CH3]], #[[$CH3]], #[[$CH3]], #[[$CH3]], #[[$CH3]], #[[$CH3]], #[[$CH3]], #[[$ID3]], #[[$ID3]], #[[$ID3]], #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]}
 // CHECK-SAME: ins({{(%[^,]+, ){16}%}}[[C]], %[[H]] :
-// CHECK-NEXT: ^bb0({{(%[^:]+: f32, ){16}%}}[[AC:[^:]+]]: f32,
-// CHECK-NEXT: %[[XI_I:.+]] = arith.addf
-// CHECK-NEXT: %[[XH_I:.+]] = arith.addf
-// CHECK-NEXT: %[[XI_G:.+]] = arith.addf
-// CHECK-NEXT: %[[XH_G:.+]] = arith.addf
-// CHECK-NEXT: %[[XI_F:.+]] = arith.addf
-// CHECK-NEXT: %[[XH_F:.+]] = arith.addf
-// CHECK-NEXT: %[[XI_O:.+]] = arith.addf
-// CHECK-NEXT: %[[XH_O:.+]] = arith.addf
-// CHECK-NEXT: %[[Y_I:.+]] = arith.addf %[[XI_I]], %[[XH_I]] : f32
-// CHECK-NEXT: arith.constant 1.000000e+00
-// CHECK-NEXT: arith.negf %[[Y_I]]
-// CHECK-NEXT: math.exp
-// CHECK-NEXT: arith.addf
-// CHECK-NEXT: %[[I:.+]] = arith.divf
-// CHECK-NEXT: %[[Y_G:.+]] = arith.addf %[[XI_G]], %[[XH_G]] : f32
-// CHECK-NEXT: %[[G:.+]] = math.tanh %[[Y_G]] : f32
-// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[Y_F:.+]] = arith.addf %[[XI_F]], %[[XH_F]] : f32
-// CHECK-NEXT: %[[Y_F1:.+]] = arith.addf %[[Y_F]], %[[ONE]] : f32
-// CHECK-NEXT: arith.constant 1.000000e+00
-// CHECK-NEXT: arith.negf %[[Y_F1]]
-// CHECK-NEXT: math.exp
-// CHECK-NEXT: arith.addf
-// CHECK-NEXT: %[[F:.+]] = arith.divf
-// CHECK-NEXT: %[[Y_O:.+]] = arith.addf %[[XI_O]], %[[XH_O]] : f32
-// CHECK-NEXT: arith.constant 1.000000e+00
-// CHECK-NEXT: arith.negf %[[Y_O]]
-// CHECK-NEXT: math.exp
-// CHECK-NEXT: arith.addf
-// CHECK-NEXT: %[[O:.+]] = arith.divf
-// CHECK-NEXT: %[[FC:.+]] = arith.mulf %[[F]], %[[AC]] : f32
-// CHECK-NEXT: %[[IG:.+]] = arith.mulf %[[I]], %[[G]] : f32
-// CHECK-NEXT: %[[NEW_C:.+]] = arith.addf %[[FC]], %[[IG]] : f32
-// CHECK-NEXT: %[[TC:.+]] = math.tanh %[[NEW_C]] : f32
-// CHECK-NEXT: %[[NEW_H:.+]] = arith.mulf %[[O]], %[[TC]] : f32
-// CHECK-NEXT: linalg.yield %[[NEW_C]], %[[NEW_H]] : f32, f32
+// CHECK-NEXT: ^bb0({{(%[^:]+: f32, ){19}%[^:]+: f32}}):
+// CHECK-DAG: math.exp
+// CHECK-DAG: math.tanh
+// CHECK: linalg.yield %{{[^,]+}}, %{{[^ ]+}} : f32, f32
 // CHECK-NEXT: } -> (tensor<2x7x5xf32>, tensor<2x7x5xf32>)
 // CHECK-NEXT: return %[[R]]#0, %[[R]]#1
 func.func @conv_lstm_1d_even_kernel(%x: tensor<2x7x3xf32>, %c: tensor<2x7x5xf32>, %h: tensor<2x7x5xf32>,
