@@ -23,6 +23,11 @@ struct CodegenOptions {
   int64_t timeBlockBytes = kDefaultTimeBlockBytes;
   /// Rows (batch x steps) per block of a long time loop, at least.
   int64_t timeBlockRows = kDefaultTimeBlockRows;
+  /// RAM-lean code (rnnc --optimize=ram): scratch memory independent of
+  /// T, the input projection computed step by step inside the recurrence.
+  bool ramLean = false;
+  /// The alignment of the buffers in the workspace (rnn-assign-workspace).
+  int64_t workspaceAlignment = 64;
 };
 
 /// The model function on tensors -> its entry point on buffers, as loops
@@ -37,12 +42,13 @@ void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm);
 void buildBuffersToEmitCPipeline(mlir::OpPassManager &pm);
 
 /// rnn IR -> the LLVM dialect (--rnn-lower-to-llvm).
-void buildRNNToLLVMPipeline(mlir::OpPassManager &pm);
+void buildRNNToLLVMPipeline(mlir::OpPassManager &pm, bool ramLean = false);
 
 /// rnn IR -> the EmitC dialect, ready for C emission (--rnn-lower-to-c).
-void buildRNNToEmitCPipeline(mlir::OpPassManager &pm);
+void buildRNNToEmitCPipeline(mlir::OpPassManager &pm, bool ramLean = false);
 
-/// Registers --rnn-lower-to-llvm and --rnn-lower-to-c.
+/// Registers --rnn-lower-to-buffers, --rnn-lower-to-llvm and
+/// --rnn-lower-to-c, each with the option `optimize=speed|ram`.
 void registerPipelines();
 
 } // namespace rnnc
