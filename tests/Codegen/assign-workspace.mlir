@@ -1,10 +1,12 @@
 // RUN: rnn-opt %s --rnn-assign-workspace --split-input-file | FileCheck %s
+// RUN: rnn-opt %s --rnn-assign-workspace=alignment=8 --split-input-file | FileCheck %s --check-prefix=ALIGN8
+// RUN: not rnn-opt %s --rnn-assign-workspace=alignment=12 --split-input-file 2>&1 | FileCheck %s --check-prefix=BADALIGN
 
 /// Every allocation becomes a view of the workspace at a 64-byte aligned
 /// offset; deallocations go; the workspace gets its static size, which the
 /// module records.
 
-// CHECK: module attributes {rnn.workspace_size = 192 : i64}
+// CHECK: module attributes {rnn.workspace_alignment = 64 : i64, rnn.workspace_size = 192 : i64}
 // CHECK-LABEL: func.func @model_run
 // CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<192xi8> {rnn.workspace}
 // CHECK: %[[OFF0:.*]] = arith.constant 0 : index
@@ -16,6 +18,19 @@
 // CHECK-NOT: memref.alloc
 // CHECK-NOT: memref.dealloc
 // CHECK: memref.copy %[[A]], %{{.*}}
+
+/// With 8-byte alignment (a microcontroller's RAM-lean code) the buffers
+/// pack: 24 bytes, 64 bytes, then 4 rounded up to 8.
+// ALIGN8: module attributes {rnn.workspace_alignment = 8 : i64, rnn.workspace_size = 96 : i64}
+// ALIGN8-LABEL: func.func @model_run
+// ALIGN8: arith.constant 0 : index
+// ALIGN8: memref.view {{.*}} to memref<2x3xf32>
+// ALIGN8: arith.constant 24 : index
+// ALIGN8: memref.view {{.*}} to memref<16xi32>
+// ALIGN8: arith.constant 88 : index
+// ALIGN8: memref.view {{.*}} to memref<1xf32>
+
+// BADALIGN: error: rnn-assign-workspace: alignment must be a power of two of at least 4, got 12
 func.func @model_run(%out: memref<2x3xf32>, %ws: memref<?xi8> {rnn.workspace}) -> i32 {
   %a = memref.alloc() : memref<2x3xf32>
   %b = memref.alloc() : memref<16xi32>
@@ -30,7 +45,7 @@ func.func @model_run(%out: memref<2x3xf32>, %ws: memref<?xi8> {rnn.workspace}) -
 
 /// No allocations: a zero-size workspace.
 
-// CHECK: module attributes {rnn.workspace_size = 0 : i64}
+// CHECK: module attributes {rnn.workspace_alignment = 64 : i64, rnn.workspace_size = 0 : i64}
 // CHECK: %{{.*}}: memref<0xi8> {rnn.workspace}
 func.func @empty_run(%ws: memref<?xi8> {rnn.workspace}) {
   return
@@ -80,7 +95,7 @@ func.func @other() {
 /// the last use of %a (through a view of it), so it gets offset 0 too. %c
 /// is used in a loop that starts before %b's last use, so it stays clear.
 
-// CHECK: module attributes {rnn.workspace_size = 128 : i64}
+// CHECK: module attributes {rnn.workspace_alignment = 64 : i64, rnn.workspace_size = 128 : i64}
 // CHECK-LABEL: func.func @reuse_run
 /// (Index constants print as %c<value>.)
 // CHECK: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : memref<128xi8> to memref<4x4xf32>

@@ -18,7 +18,9 @@
 # tests/Embedded/baremetal/ holds the startup code and the linker script.
 # Everything is built in OUT_DIR (emptied first; default
 # BUILD_DIR/tests/Embedded/cross/NAME-PLATFORM-PATH): callers that run at
-# the same time need their own.
+# the same time need their own. bench/mcu.sh adds compiler flags with
+# RNN_CROSS_CFLAGS and qemu-system-arm options with RNN_CROSS_QEMU_FLAGS
+# (both split on spaces).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -81,7 +83,10 @@ for spec in "$src"/*.yaml; do
 done
 generated=("$out"/*."$ext")
 
+read -r -a extra_cflags <<<"${RNN_CROSS_CFLAGS:-}"
+read -r -a extra_qemu <<<"${RNN_CROSS_QEMU_FLAGS:-}"
 flags=(-std=c99 -Wall -Wextra -Werror -O2 -DEXAMPLE_RUNS=1 "${cflags[@]}"
+       ${extra_cflags[@]+"${extra_cflags[@]}"}
        -I "$out" -I "$src" -I "$root/examples" -I "$root/runtime/include")
 sources=("$src/main.c" "${generated[@]}" "$root"/runtime/src/*.c)
 case "$platform" in
@@ -93,7 +98,8 @@ m4|m3)
     "${sources[@]}" -lm -o "$out/$name.elf"
   # qemu's exit status is the program's (semihosting SYS_EXIT); timeout
   # ends a program that faulted into the fault handler's loop.
-  timeout 120 "${run[@]}" -nographic -monitor none -serial none \
+  timeout 120 "${run[@]}" ${extra_qemu[@]+"${extra_qemu[@]}"} \
+    -nographic -monitor none -serial none \
     -semihosting-config enable=on,target=native -no-reboot \
     -kernel "$out/$name.elf"
   ;;

@@ -16,9 +16,6 @@ using namespace mlir::rnn;
 
 namespace {
 
-/// Vector loads and stores want their buffers aligned to a cache line.
-constexpr int64_t kAlignment = 64;
-
 /// The program points (pre-order positions in `func`) during which a buffer
 /// must keep its contents.
 struct Lifetime {
@@ -86,7 +83,8 @@ private:
 
 /// Rewrites the allocations of `func`; returns the workspace bytes used.
 /// Buffers whose lifetimes do not overlap share space (first fit).
-FailureOr<int64_t> assignWorkspace(func::FuncOp func, BlockArgument workspace) {
+FailureOr<int64_t> assignWorkspace(func::FuncOp func, BlockArgument workspace,
+                                   int64_t alignment) {
   SmallVector<memref::AllocOp> allocs;
   func.walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
   // All lifetimes first: rewriting allocations changes the program.
@@ -110,7 +108,7 @@ FailureOr<int64_t> assignWorkspace(func::FuncOp func, BlockArgument workspace) {
     int64_t bytes = llvm::alignTo(
         type.getNumElements() *
             llvm::divideCeil(type.getElementTypeBitWidth(), 8),
-        kAlignment);
+        alignment);
     // The lowest aligned offset clear of every live buffer.
     SmallVector<const Placed *> live;
     for (const Placed &other : placed)
@@ -142,8 +140,16 @@ FailureOr<int64_t> assignWorkspace(func::FuncOp func, BlockArgument workspace) {
 
 struct RNNAssignWorkspacePass
     : rnn::impl::RNNAssignWorkspacePassBase<RNNAssignWorkspacePass> {
+  using RNNAssignWorkspacePassBase::RNNAssignWorkspacePassBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (alignment < kMinWorkspaceAlignment || !llvm::isPowerOf2_64(alignment)) {
+      module.emitError() << "rnn-assign-workspace: alignment must be a power "
+                            "of two of at least "
+                         << kMinWorkspaceAlignment << ", got "
+                         << static_cast<int64_t>(alignment);
+      return signalPassFailure();
+    }
     int64_t total = 0;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
@@ -155,7 +161,7 @@ struct RNNAssignWorkspacePass
       if (!index)
         continue;
       BlockArgument workspace = func.getArgument(*index);
-      FailureOr<int64_t> bytes = assignWorkspace(func, workspace);
+      FailureOr<int64_t> bytes = assignWorkspace(func, workspace, alignment);
       if (failed(bytes))
         return signalPassFailure();
       // A workspace of 0 bytes is never accessed: the entry point's check
@@ -183,6 +189,9 @@ struct RNNAssignWorkspacePass
     }
     module->setAttr(kWorkspaceSizeAttrName,
                     IntegerAttr::get(IntegerType::get(&getContext(), 64), total));
+    module->setAttr(
+        kWorkspaceAlignmentAttrName,
+        IntegerAttr::get(IntegerType::get(&getContext(), 64), alignment));
   }
 };
 

@@ -208,6 +208,14 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   codegen.timeBlockBytes = options.timeBlockBytes;
   codegen.timeBlockRows = options.timeBlockRows;
   codegen.alternateSweeps = !loaded.model.stream;
+  codegen.ramLean = options.optimize == Optimize::Ram ||
+                    (options.optimize == Optimize::Default &&
+                     isMicrocontroller(options.target));
+  // Without a cache or vector unit, a word-aligned (8: double-word, for
+  // LDRD/VLDR pairs) buffer is as fast, and padding each to a cache line
+  // costs RAM that is scarce; speed mode's code stays as it is.
+  if (codegen.ramLean && isMicrocontroller(options.target))
+    codegen.workspaceAlignment = 8;
   // The C is the same for every target, but a --target or --cpu that
   // names nothing is an error on both paths.
   bool checkTarget =
@@ -253,6 +261,8 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       emitError(module->getLoc()) << llvm::toString(std::move(error));
       return failure();
     }
+    addFootprintToHeader(compiled.header, loaded.model,
+                         Footprint{-1, -1, compiled.weightsBytes});
     return compiled;
   }
   // rnn.* attributes named the parameters for the header; LLVM has no use
@@ -275,7 +285,8 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
                                                      : NativeFile::LLVMIR;
   llvm::SmallString<0> buffer;
   llvm::raw_svector_ostream os(buffer);
-  if (llvm::Error error = emitNative(*module, options.target, kind, os)) {
+  if (llvm::Error error = emitNative(*module, options.target, kind, os,
+                                     &compiled.stackBytes)) {
     llvm::WithColor::error(llvm::errs(), "rnnc")
         << llvm::toString(std::move(error)) << "\n";
     return failure();
@@ -283,5 +294,8 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   compiled.code = std::string(buffer.str());
   if (kind == NativeFile::Object)
     compiled.codeBytes = textBytes(compiled.code);
+  addFootprintToHeader(
+      compiled.header, loaded.model,
+      Footprint{compiled.stackBytes, compiled.codeBytes, compiled.weightsBytes});
   return compiled;
 }

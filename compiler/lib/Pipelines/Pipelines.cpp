@@ -19,9 +19,16 @@ namespace {
 constexpr llvm::StringLiteral kToLinalg =
     "rnn-expand-bidirectional,canonicalize,"
     "rnn-create-entry-point,"
-    "convert-rnn-scan-to-scf{{time-block-bytes={0} time-block-rows={1}},"
+    "convert-rnn-scan-to-scf{{time-block-bytes={0} time-block-rows={1} "
+    "ram-lean={2}},"
     "convert-rnn-to-linalg,convert-rnn-to-runtime,"
-    "canonicalize,cse,rnn-hoist-input-projection";
+    "canonicalize,cse";
+
+/// For speed, the input projection of every step is one matmul over the
+/// whole sequence (or block of steps) before the recurrence; RAM-lean code
+/// keeps it in each step, so no buffer grows with T.
+constexpr llvm::StringLiteral kHoistInputProjection =
+    "rnn-hoist-input-projection";
 
 /// For the LLVM path, matmuls become register-blocked vector code (blocks of
 /// {0} x {1}) that reads weights read again every step in alternate
@@ -45,7 +52,7 @@ constexpr llvm::StringLiteral kBufferize =
     "rnn-write-outputs-in-place,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize,canonicalize,cse,canonicalize,"
     "func.func(buffer-hoisting,buffer-loop-hoisting),"
-    "rnn-assign-workspace,rnn-strided-copies-to-linalg,"
+    "rnn-assign-workspace{{alignment={0}},rnn-strided-copies-to-linalg,"
     "convert-linalg-to-loops,canonicalize,cse";
 
 /// exp and tanh as polynomials vectorize; C keeps libm, since EmitC cannot
@@ -81,22 +88,25 @@ void addPipeline(OpPassManager &pm, StringRef pipeline) {
 void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                                      const CodegenOptions &options) {
   addPipeline(pm, llvm::formatv(kToLinalg.data(), options.timeBlockBytes,
-                                options.timeBlockRows)
+                                options.timeBlockRows, options.ramLean)
                       .str());
+  if (!options.ramLean)
+    addPipeline(pm, kHoistInputProjection);
   if (options.path == CodegenPath::LLVM) {
     // Batch 1 runs a piece of the input projection in the loop over k of
     // each step's recurrent matmul; the two share one block's accumulators,
     // which leaves too few for the recurrence with 16 vector registers
     // (AVX2, NEON: 6 % slower at LSTM H=64) but not with 32 (AVX-512: 10 %
     // faster).
-    if (options.blockRows * options.blockColumns >= 256)
+    if (options.blockRows * options.blockColumns >= 256 && !options.ramLean)
       addPipeline(pm, "rnn-overlap-input-projection");
     addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
                                   options.blockColumns,
                                   options.alternateSweeps ? "true" : "false")
                         .str());
   }
-  addPipeline(pm, kBufferize);
+  addPipeline(pm,
+              llvm::formatv(kBufferize.data(), options.workspaceAlignment).str());
 }
 
 void rnnc::buildBuffersToLLVMPipeline(OpPassManager &pm) {
@@ -107,30 +117,56 @@ void rnnc::buildBuffersToEmitCPipeline(OpPassManager &pm) {
   addPipeline(pm, kBuffersToEmitC);
 }
 
-void rnnc::buildRNNToLLVMPipeline(OpPassManager &pm) {
-  buildRNNToBuffersPipeline(pm, CodegenOptions{CodegenPath::LLVM});
+static rnnc::CodegenOptions codegenFor(rnnc::CodegenPath path, bool ramLean) {
+  rnnc::CodegenOptions options{path};
+  options.ramLean = ramLean;
+  return options;
+}
+
+void rnnc::buildRNNToLLVMPipeline(OpPassManager &pm, bool ramLean) {
+  buildRNNToBuffersPipeline(pm, codegenFor(CodegenPath::LLVM, ramLean));
   buildBuffersToLLVMPipeline(pm);
 }
 
-void rnnc::buildRNNToEmitCPipeline(OpPassManager &pm) {
-  buildRNNToBuffersPipeline(pm, CodegenOptions{CodegenPath::C});
+void rnnc::buildRNNToEmitCPipeline(OpPassManager &pm, bool ramLean) {
+  buildRNNToBuffersPipeline(pm, codegenFor(CodegenPath::C, ramLean));
   buildBuffersToEmitCPipeline(pm);
 }
 
+namespace {
+/// rnnc's --optimize, so that rnn-opt replays either lowering.
+struct LoweringOptions : PassPipelineOptions<LoweringOptions> {
+  enum class Goal { Speed, Ram };
+  Option<Goal> optimize{
+      *this, "optimize", llvm::cl::desc("What the code is lean in"),
+      llvm::cl::init(Goal::Speed),
+      llvm::cl::values(
+          clEnumValN(Goal::Speed, "speed",
+                     "time: the input projection hoisted for all steps"),
+          clEnumValN(Goal::Ram, "ram", "scratch memory independent of T"))};
+  bool ramLean() const { return optimize == Goal::Ram; }
+};
+} // namespace
+
 void rnnc::registerPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<LoweringOptions>(
       "rnn-lower-to-buffers",
       "Lower a model function in the rnn dialect to loops on buffers, as "
       "for LLVM",
-      [](OpPassManager &pm) {
-        buildRNNToBuffersPipeline(pm, CodegenOptions{CodegenPath::LLVM});
+      [](OpPassManager &pm, const LoweringOptions &options) {
+        buildRNNToBuffersPipeline(
+            pm, codegenFor(CodegenPath::LLVM, options.ramLean()));
       });
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<LoweringOptions>(
       "rnn-lower-to-llvm",
       "Lower a model function in the rnn dialect to the LLVM dialect",
-      buildRNNToLLVMPipeline);
-  PassPipelineRegistration<>(
+      [](OpPassManager &pm, const LoweringOptions &options) {
+        buildRNNToLLVMPipeline(pm, options.ramLean());
+      });
+  PassPipelineRegistration<LoweringOptions>(
       "rnn-lower-to-c",
       "Lower a model function in the rnn dialect to EmitC, ready for C",
-      buildRNNToEmitCPipeline);
+      [](OpPassManager &pm, const LoweringOptions &options) {
+        buildRNNToEmitCPipeline(pm, options.ramLean());
+      });
 }

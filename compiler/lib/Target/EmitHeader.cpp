@@ -63,7 +63,8 @@ std::string cType(Type type) {
 }
 
 /// The workspace's alignment macros and a declaration helper.
-void emitWorkspaceMacros(llvm::raw_ostream &os, StringRef prefix) {
+void emitWorkspaceMacros(llvm::raw_ostream &os, StringRef prefix,
+                         int64_t alignment) {
   std::string align = (prefix + "WORKSPACE_ALIGNAS").str();
   os << "/* The least alignment the model checks the workspace for (the\n"
      << " * alignment of float; below it the model returns "
@@ -78,11 +79,12 @@ void emitWorkspaceMacros(llvm::raw_ostream &os, StringRef prefix) {
      << " * C++11, GNU C) and to float otherwise:  static " << prefix
      << "WORKSPACE(workspace); */\n"
      << "#if defined(__cplusplus) && __cplusplus >= 201103L\n"
-     << "#define " << align << " alignas(64)\n"
+     << "#define " << align << " alignas(" << alignment << ")\n"
      << "#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
-     << "#define " << align << " _Alignas(64)\n"
+     << "#define " << align << " _Alignas(" << alignment << ")\n"
      << "#elif defined(__GNUC__)\n"
-     << "#define " << align << " __attribute__((aligned(64)))\n"
+     << "#define " << align << " __attribute__((aligned(" << alignment
+     << ")))\n"
      << "#else\n"
      << "#define " << align << "\n"
      << "#endif\n"
@@ -114,6 +116,36 @@ std::string inPlaceCarries(func::FuncOp entry) {
 }
 
 } // namespace
+
+void rnnc::addFootprintToHeader(std::string &header, const spec::Model &model,
+                                const Footprint &footprint) {
+  std::string prefix = upper(model.name) + "_";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "/* Footprint besides the workspace and the caller's buffers: the\n"
+     << " * stack of " << model.name << "_run's own frame (librnnrt's and "
+     << "libm's frames\n * below it not counted), and flash (code + weights). */\n";
+  auto define = [&](StringRef name, int64_t bytes, StringRef unknown) {
+    if (bytes >= 0)
+      os << "#define " << prefix << name << " " << bytes << "\n";
+    else
+      os << "/* " << prefix << name << ": " << unknown << " */\n";
+  };
+  // The C, LLVM IR or assembly: the compiler that builds it decides.
+  StringRef byCompiler =
+      "decided by the compiler that builds the code (-fstack-usage, size)";
+  define("STACK_SIZE", footprint.stackBytes, byCompiler);
+  define("CODE_SIZE", footprint.codeBytes, byCompiler);
+  define("WEIGHTS_SIZE", footprint.weightsBytes, "");
+  if (footprint.codeBytes >= 0)
+    os << "#define " << prefix << "FLASH_SIZE (" << prefix << "CODE_SIZE + "
+       << prefix << "WEIGHTS_SIZE)\n";
+  // After the line of WORKSPACE_ALIGNMENT, which every header has.
+  std::string anchor = "#define " + prefix + "WORKSPACE_ALIGNMENT ";
+  size_t at = header.find(anchor);
+  assert(at != std::string::npos && "not a header of emitHeader");
+  header.insert(header.find('\n', at) + 1, text);
+}
 
 llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
                              llvm::raw_ostream &os) {
@@ -181,8 +213,9 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
                                  "any count */"
                            : std::string())
      << "\n";
-  os << "#define " << prefix << "WORKSPACE_ALIGNMENT 64\n";
-  emitWorkspaceMacros(os, prefix);
+  int64_t alignment = rnn::workspaceAlignment(module);
+  os << "#define " << prefix << "WORKSPACE_ALIGNMENT " << alignment << "\n";
+  emitWorkspaceMacros(os, prefix, alignment);
 
   os << "/* Layers: output shape, params, FLOPs per call.\n";
   for (auto [k, layer] : llvm::enumerate(model.layers))

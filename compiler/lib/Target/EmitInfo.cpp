@@ -101,7 +101,8 @@ llvm::Expected<std::vector<InfoField>> infoFields(ModuleOp module,
   fields.push_back(intField(
       "output_size", spec::numElements(spec::modelOutputShape(model))));
   fields.push_back(intField("workspace_size", workspaceSize.getInt()));
-  fields.push_back(intField("workspace_alignment", 64));
+  fields.push_back(
+      intField("workspace_alignment", rnn::workspaceAlignment(module)));
   // As the header's CARRY_<KEY>_<C|H>_SIZE macros.
   for (auto [k, layer] : llvm::enumerate(model.layers)) {
     for (auto [dir, rnn] : llvm::enumerate(spec::layerDirections(layer))) {

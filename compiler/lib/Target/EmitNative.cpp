@@ -19,7 +19,10 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 
@@ -211,6 +214,32 @@ rnnc::selectMatmulBlock(const TargetOptions &options) {
   return MatmulBlock{4, 16};
 }
 
+bool rnnc::isMicrocontroller(const TargetOptions &options) {
+  if (llvm::StringRef(options.cpu).starts_with("cortex-m"))
+    return true;
+  return !options.triple.empty() &&
+         llvm::Triple(llvm::Triple::normalize(options.triple)).isArmMClass();
+}
+
+/// The largest frame in a -fstack-usage file ("<file>:<line>:<function>
+/// <TAB> <bytes> <TAB> static"); -1 when it has none.
+static int64_t largestFrame(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return -1;
+  int64_t largest = -1;
+  llvm::SmallVector<llvm::StringRef> lines;
+  (*buffer)->getBuffer().split(lines, '\n', -1, false);
+  for (llvm::StringRef line : lines) {
+    llvm::SmallVector<llvm::StringRef> fields;
+    line.split(fields, '\t');
+    int64_t bytes;
+    if (fields.size() >= 2 && !fields[1].trim().getAsInteger(10, bytes))
+      largest = std::max(largest, bytes);
+  }
+  return largest;
+}
+
 static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
@@ -289,7 +318,8 @@ struct FatalErrorsAsRnncErrors {
 
 llvm::Error rnnc::emitNative(mlir::ModuleOp module,
                              const TargetOptions &options, NativeFile kind,
-                             llvm::raw_pwrite_stream &os) {
+                             llvm::raw_pwrite_stream &os,
+                             int64_t *stackBytes) {
   auto machine = createTargetMachine(options);
   if (!machine)
     return machine.takeError();
@@ -321,6 +351,18 @@ llvm::Error rnnc::emitNative(mlir::ModuleOp module,
     llvmModule->print(os, nullptr);
     return llvm::Error::success();
   }
+  // LLVM writes each function's frame size (-fstack-usage) to a file only.
+  llvm::SmallString<128> usagePath;
+  if (stackBytes && kind == NativeFile::Object &&
+      !llvm::sys::fs::createTemporaryFile("rnnc-stack", "su", usagePath))
+    tm.Options.StackUsageOutput = usagePath.str().str();
+  auto readStackUsage = llvm::make_scope_exit([&] {
+    if (usagePath.empty())
+      return;
+    tm.Options.StackUsageOutput.clear();
+    *stackBytes = largestFrame(usagePath);
+    llvm::sys::fs::remove(usagePath);
+  });
   llvm::legacy::PassManager codegen;
   auto fileType = kind == NativeFile::Object
                       ? llvm::CodeGenFileType::ObjectFile

@@ -114,6 +114,19 @@ static cl::opt<std::string>
               cl::value_desc("name"), cl::sub(compileCommand),
               cl::cat(rnncCategory));
 
+static cl::opt<Optimize> optimizeFor(
+    "optimize",
+    cl::desc("What the code is lean in (default: ram for Cortex-M and other "
+             "M-profile targets, speed elsewhere)"),
+    cl::init(Optimize::Default),
+    cl::values(clEnumValN(Optimize::Speed, "speed",
+                          "time: the input projection of all steps computed "
+                          "before the recurrence (workspace grows with T)"),
+               clEnumValN(Optimize::Ram, "ram",
+                          "RAM: the input projection computed step by step, "
+                          "workspace independent of T")),
+    cl::sub(compileCommand), cl::cat(rnncCategory));
+
 static cl::opt<std::string> inputsFile("inputs",
                                        cl::desc("The model's inputs (.npz)"),
                                        cl::value_desc("file"),
@@ -247,6 +260,7 @@ static mlir::LogicalResult compileAction(llvm::SourceMgr &sourceMgr,
   CompileOptions options;
   options.emit = emitKind;
   options.target = {targetTriple, targetCpu};
+  options.optimize = optimizeFor;
   auto start = std::chrono::steady_clock::now();
   mlir::FailureOr<Compiled> compiled =
       compileModel(*loaded, sourceMgr, options, ctx);

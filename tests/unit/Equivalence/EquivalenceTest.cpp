@@ -7,7 +7,8 @@
 // unroll 1, 3 and T; and whole models: every Pool mode with and without
 // valid_only, final_carry (Bidirectional included), Dense with every new
 // activation, LayerNorm, Activation, Dropout and Embed. Each is compiled by rnnc through both code generators
-// (LLVM and C through EmitC, the C built with strict C99 flags), run, and
+// (LLVM and C through EmitC, the C built with strict C99 flags), many of
+// them also RAM-lean (--optimize=ram, a sample: runsRamLean), run, and
 // compared with the double-precision reference within
 // 1e-5 + 1e-4 * |reference|. Models are compiled in this one process to keep
 // the suite fast.
@@ -186,7 +187,9 @@ testing::Environment *const worstError =
 
 /// A model and the code generator it goes through (an object file through
 /// LLVM, or C through EmitC).
-using EquivalenceParam = std::tuple<CaseConfig, Emit>;
+/// A case, the code generator, and what the code is lean in (Default is
+/// speed on the host; Ram is --optimize=ram).
+using EquivalenceParam = std::tuple<CaseConfig, Emit, Optimize>;
 
 class EquivalenceTest : public testing::TestWithParam<EquivalenceParam> {};
 
@@ -218,6 +221,7 @@ TEST_P(EquivalenceTest, MatchesReference) {
 
   CompileOptions options;
   options.emit = emit;
+  options.optimize = std::get<2>(GetParam());
   // Tiny blocks of steps, whatever their rows, so that small models take
   // the blocked time loops.
   if (config.timeBlockBytes) {
@@ -756,13 +760,38 @@ std::vector<CaseConfig> cases() {
   return all;
 }
 
+/// Whether case `index` also runs RAM-lean (--optimize=ram), which reads
+/// reversed inputs in place, runs no blocks of steps or length-sorted
+/// blocks of rows, and keeps the input projection in each step: every case
+/// with a reversed layer, a Bidirectional layer, zero padding, blocks of
+/// steps or a head, and one in three of the others (all pass; the sample
+/// keeps the suite's time).
+bool runsRamLean(const CaseConfig &config, size_t index) {
+  bool touched = config.zeroPadded || config.timeBlockBytes != 0;
+  for (const LayerConfig &layer : config.layers)
+    touched |= layer.reverse || !layer.backwardCell.empty() ||
+               !layer.head.empty();
+  return touched || index % 3 == 0;
+}
+
+std::vector<EquivalenceParam> params() {
+  std::vector<EquivalenceParam> all;
+  std::vector<CaseConfig> configs = cases();
+  for (auto [i, config] : llvm::enumerate(configs))
+    for (Emit emit : {Emit::Object, Emit::C}) {
+      all.emplace_back(config, emit, Optimize::Default);
+      if (runsRamLean(config, i))
+        all.emplace_back(config, emit, Optimize::Ram);
+    }
+  return all;
+}
+
 INSTANTIATE_TEST_SUITE_P(
-    Matrix, EquivalenceTest,
-    testing::Combine(testing::ValuesIn(cases()),
-                     testing::Values(Emit::Object, Emit::C)),
+    Matrix, EquivalenceTest, testing::ValuesIn(params()),
     [](const testing::TestParamInfo<EquivalenceParam> &info) {
       return std::get<0>(info.param).name +
-             (std::get<1>(info.param) == Emit::C ? "_c" : "_llvm");
+             (std::get<1>(info.param) == Emit::C ? "_c" : "_llvm") +
+             (std::get<2>(info.param) == Optimize::Ram ? "_ram" : "");
     });
 
 } // namespace

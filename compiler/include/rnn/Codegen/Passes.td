@@ -64,12 +64,18 @@ def RNNAssignWorkspacePass : Pass<"rnn-assign-workspace", "mlir::ModuleOp"> {
   let description = [{
     Generated code never allocates: after bufferization, each static
     `memref.alloc` in a function with a workspace argument becomes a
-    `memref.view` of the workspace at a 64-byte aligned offset (deallocs
-    are dropped). Buffers whose lifetimes do not overlap share space: a
-    buffer lives from its allocation to the last use of anything that may
-    alias it, and through every loop that uses it. The bytes needed are
-    recorded as `rnn.workspace_size` on the module.
+    `memref.view` of the workspace at an `alignment`-byte aligned offset
+    (deallocs are dropped). Buffers whose lifetimes do not overlap share
+    space: a buffer lives from its allocation to the last use of anything
+    that may alias it, and through every loop that uses it. The bytes
+    needed are recorded as `rnn.workspace_size` on the module, the
+    alignment as `rnn.workspace_alignment`.
   }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", "64",
+           "bytes each buffer is aligned to (64, a cache line, for vector "
+           "code; 8 on a microcontroller, which has no cache)">,
+  ];
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }
 

@@ -40,12 +40,22 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
     phases of fewer and fewer rows: its first r rows until the r-th ends,
     then the first r - 1 from there. The work follows the sum of the
     lengths.
+
+    With `ram-lean` (rnnc's `--optimize=ram`), the scratch memory must not
+    grow with T: the time loop never runs in blocks of steps (nothing is
+    hoisted out of it to cover a block), and `reverse` with lengths reads
+    each row's step in place (step t of a row of length L reads the input
+    at L - 1 - t, and t itself beyond L) instead of a flipped copy of the
+    whole input.
   }];
   let options = [
     Option<"timeBlockBytes", "time-block-bytes", "int64_t", "262144",
            "outputs per block of time steps (0: one loop over all steps)">,
     Option<"timeBlockRows", "time-block-rows", "int64_t", "256",
            "rows (batch x steps) per block of time steps, at least">,
+    Option<"ramLean", "ram-lean", "bool", "false",
+           "scratch memory independent of T: no blocks of steps, reversed "
+           "inputs read in place">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect"];

@@ -49,6 +49,11 @@ loadModel(llvm::SourceMgr &sourceMgr, unsigned bufferId,
 
 enum class Emit { MLIR, LLVMIR, Assembly, Object, C };
 
+/// What the generated code is lean in (--optimize): time, or RAM (scratch
+/// memory independent of T). Default: RAM on microcontrollers
+/// (rnnc::isMicrocontroller), speed elsewhere.
+enum class Optimize { Default, Speed, Ram };
+
 struct CompileOptions {
   Emit emit = Emit::Object;
   TargetOptions target;
@@ -57,6 +62,7 @@ struct CompileOptions {
   int64_t timeBlockBytes = kDefaultTimeBlockBytes;
   /// Rows (batch x steps) per block of a long time loop, at least.
   int64_t timeBlockRows = kDefaultTimeBlockRows;
+  Optimize optimize = Optimize::Default;
 };
 
 /// One parameter of a model's entry point `<name>_run`, in call order (the
@@ -84,6 +90,8 @@ struct Compiled {
   /// Emit::Object: the bytes of the object's executable sections; -1 for
   /// the other kinds (whose size is the file's, `code.size()`).
   int64_t codeBytes = -1;
+  /// Emit::Object: the entry point's largest stack frame; -1 otherwise.
+  int64_t stackBytes = -1;
 };
 
 /// Compiles a loaded model. Fails (with diagnostics) on pipeline errors.

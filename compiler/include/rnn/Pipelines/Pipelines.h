@@ -28,6 +28,11 @@ struct CodegenOptions {
   /// turns it off: its chunks start at any step, so a step's order must not
   /// depend on where in a call it runs.
   bool alternateSweeps = true;
+  /// RAM-lean code (rnnc --optimize=ram): scratch memory independent of
+  /// T, the input projection computed step by step inside the recurrence.
+  bool ramLean = false;
+  /// The alignment of the buffers in the workspace (rnn-assign-workspace).
+  int64_t workspaceAlignment = 64;
 };
 
 /// The model function on tensors -> its entry point on buffers, as loops
@@ -42,12 +47,13 @@ void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm);
 void buildBuffersToEmitCPipeline(mlir::OpPassManager &pm);
 
 /// rnn IR -> the LLVM dialect (--rnn-lower-to-llvm).
-void buildRNNToLLVMPipeline(mlir::OpPassManager &pm);
+void buildRNNToLLVMPipeline(mlir::OpPassManager &pm, bool ramLean = false);
 
 /// rnn IR -> the EmitC dialect, ready for C emission (--rnn-lower-to-c).
-void buildRNNToEmitCPipeline(mlir::OpPassManager &pm);
+void buildRNNToEmitCPipeline(mlir::OpPassManager &pm, bool ramLean = false);
 
-/// Registers --rnn-lower-to-llvm and --rnn-lower-to-c.
+/// Registers --rnn-lower-to-buffers, --rnn-lower-to-llvm and
+/// --rnn-lower-to-c, each with the option `optimize=speed|ram`.
 void registerPipelines();
 
 } // namespace rnnc

@@ -33,10 +33,20 @@ struct MatmulBlock {
 /// 16 NEON registers of 32). Fails like emitNative for an unknown target.
 llvm::Expected<MatmulBlock> selectMatmulBlock(const TargetOptions &options);
 
+/// Whether the target is a microcontroller, where RAM is what runs out
+/// first: an M-profile Arm triple (thumbv6m, thumbv7m, thumbv7em,
+/// thumbv8m.*, thumbv8.1m.main) or a Cortex-M CPU. rnnc lowers for RAM
+/// there unless told --optimize=speed.
+bool isMicrocontroller(const TargetOptions &options);
+
 /// Translates `module` (in the LLVM dialect) to LLVM IR, optimizes it at -O3
-/// for the target, and writes it to `os` as `kind`.
+/// for the target, and writes it to `os` as `kind`. For an object file,
+/// `stackBytes` (when given) receives the largest stack frame of its
+/// functions (LLVM's -fstack-usage figure; callees outside the module not
+/// counted).
 llvm::Error emitNative(mlir::ModuleOp module, const TargetOptions &options,
-                       NativeFile kind, llvm::raw_pwrite_stream &os);
+                       NativeFile kind, llvm::raw_pwrite_stream &os,
+                       int64_t *stackBytes = nullptr);
 
 /// Writes `module` (in the EmitC dialect, after --rnn-lower-to-c) as a C99
 /// source file: a banner, the include of the model's header (the entry point
@@ -47,6 +57,22 @@ llvm::Error emitC(mlir::ModuleOp module, llvm::raw_ostream &os);
 /// buffers, after bufferization; see --rnn-create-entry-point).
 llvm::Error emitHeader(mlir::ModuleOp module, const spec::Model &model,
                        llvm::raw_ostream &os);
+
+/// What a model takes besides the caller's buffers and the workspace: its
+/// stack and its flash. Unknown sizes (the C path's code and stack, which
+/// the C compiler decides) are -1.
+struct Footprint {
+  int64_t stackBytes = -1;
+  int64_t codeBytes = -1;
+  int64_t weightsBytes = 0;
+};
+
+/// Inserts `footprint`'s macros (<NAME>_STACK_SIZE, _CODE_SIZE,
+/// _WEIGHTS_SIZE, _FLASH_SIZE) into `header`, a header of emitHeader for
+/// `model`, after its workspace macros: they are known only once the code
+/// is generated, after the header.
+void addFootprintToHeader(std::string &header, const spec::Model &model,
+                          const Footprint &footprint);
 
 /// Lower-case hex SHA-256 of `bytes` (the spec and weights hashes of
 /// <name>_info()).

@@ -20,10 +20,12 @@ using namespace mlir::rnn;
 namespace {
 
 struct LowerScan : OpRewritePattern<ScanOp> {
-  LowerScan(MLIRContext *ctx, int64_t timeBlockBytes, int64_t timeBlockRows)
+  LowerScan(MLIRContext *ctx, int64_t timeBlockBytes, int64_t timeBlockRows,
+            bool ramLean)
       : OpRewritePattern(ctx), timeBlockBytes(timeBlockBytes),
-        timeBlockRows(timeBlockRows) {}
+        timeBlockRows(timeBlockRows), ramLean(ramLean) {}
   int64_t timeBlockBytes, timeBlockRows;
+  bool ramLean;
 
   LogicalResult matchAndRewrite(ScanOp op,
                                 PatternRewriter &rewriter) const override {
@@ -35,7 +37,8 @@ struct LowerScan : OpRewritePattern<ScanOp> {
                           op.getSeqLengths(),
                           op.getSeqLengths() && !op.getFinalCarry().empty(),
                           timeBlockBytes,
-                          timeBlockRows};
+                          timeBlockRows,
+                          ramLean};
     return lowering.lower();
   }
 };
@@ -45,7 +48,8 @@ struct ConvertRNNScanToSCFPass
   using ConvertRNNScanToSCFPassBase::ConvertRNNScanToSCFPassBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<LowerScan>(&getContext(), timeBlockBytes, timeBlockRows);
+    patterns.add<LowerScan>(&getContext(), timeBlockBytes, timeBlockRows,
+                           ramLean);
     // Scans nest only through other scans' bodies; the driver reaches both.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

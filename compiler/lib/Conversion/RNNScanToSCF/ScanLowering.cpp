@@ -14,6 +14,7 @@
 #include "rnn/IR/RNNShapes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -97,6 +98,10 @@ AxisSlice ScanLowering::timeSlice(OpBuilder &b, Value sequence,
 }
 
 Value ScanLowering::stepInput(OpBuilder &b, Value sequence, OpFoldResult t) {
+  if (reversedRows) {
+    assert(sequence == input && "RAM-lean time loops have no blocks");
+    return reversedRowStep(b, t);
+  }
   auto type = cast<RankedTensorType>(sequence.getType());
   if (reversedIndex)
     t = mirror(b, t, type.getDimSize(timeAxis));
@@ -106,6 +111,48 @@ Value ScanLowering::stepInput(OpBuilder &b, Value sequence, OpFoldResult t) {
   auto stepType = RankedTensorType::get(shape, type.getElementType());
   return tensor::ExtractSliceOp::create(
       b, loc, stepType, sequence, slice.offsets, slice.sizes, slice.strides);
+}
+
+Value ScanLowering::reversedRowStep(OpBuilder &b, OpFoldResult t) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t steps = type.getDimSize(timeAxis);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + timeAxis);
+  int64_t rank = shape.size();
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  // Lengths index the leading (batch) dims of a step.
+  AffineMap rowsMap =
+      AffineMap::get(rank, 0,
+                     identity.getResults().take_front(op.getNumBatchDims()),
+                     b.getContext());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  Value time = getValueOrCreateConstantIndexOp(b, loc, t);
+  Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  auto generic = linalg::GenericOp::create(
+      b, loc, empty.getType(), ValueRange{lengths}, ValueRange{empty},
+      ArrayRef<AffineMap>{rowsMap, identity}, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value length = arith::IndexCastOp::create(nb, nloc, nb.getIndexType(),
+                                                  args[0]);
+        Value one = arith::ConstantIndexOp::create(nb, nloc, 1);
+        Value valid = arith::SubIOp::create(
+            nb, nloc, arith::SubIOp::create(nb, nloc, length, one), time);
+        Value padEnd = arith::ConstantIndexOp::create(nb, nloc, steps - 1);
+        Value padded = arith::SubIOp::create(
+            nb, nloc, arith::AddIOp::create(nb, nloc, padEnd, length), time);
+        Value inside = arith::CmpIOp::create(
+            nb, nloc, arith::CmpIPredicate::slt, time, length);
+        Value source =
+            arith::SelectOp::create(nb, nloc, inside, valid, padded);
+        SmallVector<Value> indices;
+        for (int64_t d = 0; d < rank; ++d)
+          indices.push_back(linalg::IndexOp::create(nb, nloc, d));
+        indices.insert(indices.begin() + timeAxis, source);
+        Value element = tensor::ExtractOp::create(nb, nloc, input, indices);
+        linalg::YieldOp::create(nb, nloc, element);
+      });
+  return generic.getResult(0);
 }
 
 OpFoldResult ScanLowering::mirror(OpBuilder &b, OpFoldResult t, int64_t size) {
@@ -239,7 +286,8 @@ int64_t ScanLowering::timeBlockSteps(bool skipping) {
   };
   if (skipping)
     return smallest([&](int64_t block) { return block * rows >= 32; });
-  if (timeBlockBytes <= 0 || stepBytes * steps < 8 * timeBlockBytes)
+  if (ramLean || timeBlockBytes <= 0 ||
+      stepBytes * steps < 8 * timeBlockBytes)
     return mainSteps;
   return smallest([&](int64_t block) {
     return block * stepBytes >= timeBlockBytes && block * rows >= timeBlockRows;
@@ -358,7 +406,8 @@ LogicalResult ScanLowering::lower() {
 
   input = op.getInput();
   reversedIndex = op.getReverse() && !lengths;
-  if (op.getReverse() && lengths)
+  reversedRows = op.getReverse() && lengths && ramLean;
+  if (op.getReverse() && lengths && !ramLean)
     input = FlipSequencesOp::create(rewriter, loc, input.getType(), input,
                                     lengths, numBatchDims, timeMajor);
 
@@ -367,7 +416,8 @@ LogicalResult ScanLowering::lower() {
     finished = finish(runRuntimeSteps(
         rewriter,
         initialState(rewriter, op.getInit(), op.getOutputs().getType(), false)));
-  else if (int64_t blockRows = lengthSortedBlockRows(op))
+  // Sorted blocks gather their rows' whole inputs: not in RAM-lean mode.
+  else if (int64_t blockRows = ramLean ? 0 : lengthSortedBlockRows(op))
     finished = runLengthSortedBlocks(blockRows);
   else
     finished = finish(runSteps(

@@ -50,11 +50,17 @@ struct ScanLowering {
   bool captureCarry;
   int64_t timeBlockBytes; ///< see ConvertRNNScanToSCFPass's options
   int64_t timeBlockRows;
+  bool ramLean;
 
   /// Reverse without lengths: every row is reversed whole, so step t reads
   /// the input at T - 1 - t instead of a flipped copy of the input (and
   /// keep_order stores there).
   bool reversedIndex = false;
+
+  /// Reverse with lengths in RAM-lean mode: step t of each row reads the
+  /// input where rnn.flip_sequences would have put it (reversedRowStep),
+  /// instead of a flipped copy of the whole input.
+  bool reversedRows = false;
 
   /// Rows the steps run on: the batch, or one block of rows sorted by length
   /// (then the body's batch-sized types are narrowed to the block).
@@ -84,6 +90,11 @@ struct ScanLowering {
   /// Step `t` of `sequence` (the input, or a block of its steps), without
   /// its time axis.
   Value stepInput(OpBuilder &b, Value sequence, OpFoldResult t);
+
+  /// Step `t` of the input with every row reversed within its length, as
+  /// rnn.flip_sequences orders it: step t of a row of length L is the
+  /// input at L - 1 - t, and at T - 1 + L - t once t >= L.
+  Value reversedRowStep(OpBuilder &b, OpFoldResult t);
 
   /// `size - 1 - t`: step t counted from the end.
   OpFoldResult mirror(OpBuilder &b, OpFoldResult t, int64_t size);

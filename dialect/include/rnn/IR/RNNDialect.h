@@ -3,6 +3,7 @@
 #ifndef RNN_IR_RNNDIALECT_H
 #define RNN_IR_RNNDIALECT_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dialect.h"
 
 #include "rnn/IR/RNNDialect.h.inc"
@@ -29,6 +30,10 @@ constexpr llvm::StringLiteral kStepsArgName = "steps";
 constexpr llvm::StringLiteral kWorkspaceAttrName = "rnn.workspace";
 /// On the module: the workspace bytes its entry point needs (an i64).
 constexpr llvm::StringLiteral kWorkspaceSizeAttrName = "rnn.workspace_size";
+/// On the module: the alignment (bytes, an i64) of the buffers in the
+/// workspace, the WORKSPACE_ALIGNMENT the header recommends.
+constexpr llvm::StringLiteral kWorkspaceAlignmentAttrName =
+    "rnn.workspace_alignment";
 
 /// The entry point's status when a buffer it needs is NULL or the workspace
 /// is misaligned (<NAME>_ERROR_ARGUMENT in the header, RNNRT_ERROR_ARGUMENT).
@@ -38,6 +43,12 @@ constexpr int32_t kStatusArgument = 2;
 /// the generated code makes assumes and no more (vector accesses are
 /// unaligned). WORKSPACE_ALIGNMENT (64, a cache line) is faster.
 constexpr int64_t kMinWorkspaceAlignment = 4;
+
+/// The module's rnn.workspace_alignment (64 before rnn-assign-workspace).
+inline int64_t workspaceAlignment(ModuleOp module) {
+  auto attr = module->getAttrOfType<IntegerAttr>(kWorkspaceAlignmentAttrName);
+  return attr ? attr.getInt() : 64;
+}
 
 } // namespace mlir::rnn
 
