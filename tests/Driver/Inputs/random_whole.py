@@ -290,20 +290,9 @@ def draw(rng, case):
         x = add_pool(m, f"l{k}", x, final_h, zeros); k += 1
         while rng.random() < 0.4:
             x = add_pointwise(m, f"l{k}", x); k += 1
-    valid = {}
-    if not pooled:
-        if zeros:
-            valid["y"] = (np.arange(T)[None, :] < L[:, None])[..., None] \
-                & np.ones(x.shape, bool)
-        if time_major:
-            x = np.swapaxes(x, 0, 1)
-            if "y" in valid:
-                valid["y"] = np.swapaxes(valid["y"], 0, 1)
-    m.want["y"] = x
-    text = "\n".join(spec + ["layers:"] + m.layers) + "\n"
     desc = (f"B={B} T={T} len={lengths} zeros={zeros} tm={time_major}: "
             + " ".join(m.desc))
-    return text, m.weights, m.inputs, m.want, valid, desc
+    return finish(m, spec, x, pooled, zeros, time_major, desc)
 
 
 def draw_conv(m, case, lengths, zeros, time_major):
@@ -364,17 +353,24 @@ def draw_conv(m, case, lengths, zeros, time_major):
     pooled = rng.random() < 0.4
     if pooled:
         x = add_pool(m, f"p{k}", x, final_h, zeros)
+    desc = (f"B={B} T={T} {Hs}x{Ws}x{C} len={lengths} zeros={zeros} "
+            f"tm={time_major}: " + " ".join(m.desc))
+    return finish(m, spec, x, pooled, zeros, time_major, desc)
+
+
+def finish(m, spec, x, pooled, zeros, time_major, desc):
+    """The drawn case: `x` (batch-major) is the expected `y`; with
+    zero-padded outputs only each row's valid steps are compared."""
     valid = {}
     if not pooled:
         if zeros:
-            mask = (np.arange(T)[None, :] < L[:, None])
-            valid["y"] = mask[:, :, None, None, None] & np.ones(x.shape, bool)
+            mask = np.arange(m.T)[None, :] < m.L[:, None]
+            valid["y"] = mask.reshape(mask.shape + (1,) * (x.ndim - 2)) \
+                & np.ones(x.shape, bool)
         if time_major:
             x = np.swapaxes(x, 0, 1)
             if "y" in valid:
                 valid["y"] = np.swapaxes(valid["y"], 0, 1)
     m.want["y"] = x
     text = "\n".join(spec + ["layers:"] + m.layers) + "\n"
-    desc = (f"B={B} T={T} {Hs}x{Ws}x{C} len={lengths} zeros={zeros} "
-            f"tm={time_major}: " + " ".join(m.desc))
     return text, m.weights, m.inputs, m.want, valid, desc
