@@ -3,7 +3,7 @@ nn.scan(CellClass, ...) that makes a cell a recurrence."""
 
 import numpy as np
 
-from ._common import ExportError, _is_f32
+from ._common import ExportError, _check_f32
 from ._functions import _activation_name
 
 
@@ -21,10 +21,7 @@ def _cell_spec(cell, path, layout, cls=None):
         raise ExportError("%s: rnnc has no cell of this type (it has %s; a "
                           "subclass of one may compute something else)"
                           % (where, ", ".join(_CELLS)))
-    for attr in ("dtype", "param_dtype"):
-        if hasattr(cell, attr) and not _is_f32(getattr(cell, attr)):
-            raise ExportError("%s: %s %s is not supported; rnnc computes in "
-                              "float32" % (where, attr, getattr(cell, attr)))
+    _check_f32(cell, where)
     spec = {"type": kind}
     if layout == "nnx":
         spec["features"] = int(cell.hidden_features)

@@ -97,6 +97,17 @@ def _activation_between(a, b):
     return None
 
 
+POOL_FNS = ("last", "first", "mean", "max", "sum")
+
+
+def _pool(a, fn, axis):
+    """rnnc's Pool `fn` of array `a` over `axis`, as the Flax expression
+    computes it (x[:, -1], x[:, 0], jnp.mean/max/sum(x, axis))."""
+    if fn in ("last", "first"):
+        return np.take(a, -1 if fn == "last" else 0, axis)
+    return getattr(a, fn)(axis)
+
+
 def _pool_fn(seq, pooled, time_major):
     """Which of rnnc's Pool functions turns `seq` into `pooled` (over the
     time axis), judged on the values; None if none does."""
@@ -105,6 +116,14 @@ def _pool_fn(seq, pooled, time_major):
         b = np.asarray(pooled, np.float64)
     except Exception:  # noqa: BLE001
         return None
+    if time_major is None or a.ndim < 2:
+        return None
+    axis = 0 if time_major else a.ndim - 2
+    for fn in POOL_FNS:
+        want = _pool(a, fn, axis)
+        if want.shape == b.shape and np.allclose(want, b, rtol=1e-6, atol=1e-6):
+            return fn
+    return None
     if time_major is None or a.ndim < 2:
         return None
     axis = 0 if time_major else a.ndim - 2

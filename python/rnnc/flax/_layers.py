@@ -5,7 +5,7 @@ from the values ("bridges")."""
 import numpy as np
 
 from ._common import ExportError, _check_f32, _same
-from ._functions import _activation_between, _pool_fn
+from ._functions import POOL_FNS, _activation_between, _pool, _pool_fn
 
 
 def _final_h(prev_scan, value):
@@ -46,17 +46,14 @@ def _bridge(prev, value, time_major, has_time, prev_scan):
         return [("Activation", act)]
     if not has_time:
         return None
-    # An activation, then pooling (or the other way round).
-    for fn in ("last", "first", "mean", "max", "sum"):
-        try:
-            a = np.asarray(prev, np.float32)
-        except Exception:  # noqa: BLE001
-            return None
-        axis = 0 if time_major else a.ndim - 2
-        pooled = {"last": lambda: np.take(a, -1, axis), "first": lambda: np.take(a, 0, axis),
-                  "mean": lambda: a.mean(axis), "max": lambda: a.max(axis),
-                  "sum": lambda: a.sum(axis)}[fn]()
-        act = _activation_between(pooled, value)
+    # A pooling, then an activation of the pooled value.
+    try:
+        a = np.asarray(prev, np.float32)
+    except Exception:  # noqa: BLE001
+        return None
+    axis = 0 if time_major else a.ndim - 2
+    for fn in POOL_FNS:
+        act = _activation_between(_pool(a, fn, axis), value)
         if act and act not in ("softmax", "log_softmax"):
             return [("Pool", fn), ("Activation", act)]
     return None

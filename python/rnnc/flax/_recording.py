@@ -37,6 +37,15 @@ class _Recorder:
         self.stack = []
         self.errors = []
 
+    def _run(self, call, call_next):
+        """Runs the layer with `call` innermost on the stack; records its output."""
+        self.stack.append(call)
+        try:
+            call.output = call_next()
+        finally:
+            self.stack.pop()
+        return call.output
+
     def around(self, module, path, method, args, kwargs, call_next):
         kind = self.classify(module)
         active = self.stack[-1] if self.stack else None
@@ -49,12 +58,7 @@ class _Recorder:
                 if self.static_cell:
                     child.cell = self.static_cell(module)
                 active.children.append(child)
-                self.stack.append(child)
-                try:
-                    child.output = call_next()
-                finally:
-                    self.stack.pop()
-                return child.output
+                return self._run(child, call_next)
             return call_next()
         if method != "__call__":
             return call_next()
@@ -65,12 +69,7 @@ class _Recorder:
             if kind == "Scan":
                 call.cell = (module, path)
             self.calls.append(call)
-            self.stack.append(call)
-            try:
-                call.output = call_next()
-            finally:
-                self.stack.pop()
-            return call.output
+            return self._run(call, call_next)
         if kind == "cell":
             self.errors.append(
                 "cell %s (%s) is called outside nn.RNN (a Python loop over "
