@@ -193,6 +193,26 @@ _PARAM = re.compile(r"^ \*   (\w+) (float|int32_t)((?:\[(?:\d+|\*steps)\])+|\(sc
                     r"( \(written\))?(?: \(.*\))?$")
 
 
+# The streaming state's layout (input.stream: true): " *   carry/enc/c: floats 0..71".
+_STATE_PART = re.compile(r"^ \*   (\S+): floats (\d+)\.\.(\d+)$")
+
+
+def _parse_state_layout(text):
+    """{"carry/enc/c": (first, end), ...} of <name>_state's carries; empty
+    without input.stream."""
+    layout, in_layout = {}, False
+    for line in text.splitlines():
+        if "Layout (for " in line and "_state_init" in line:
+            in_layout = True
+            continue
+        if in_layout:
+            m = _STATE_PART.match(line)
+            if not m:
+                break
+            layout[m.group(1)] = (int(m.group(2)), int(m.group(3)) + 1)
+    return layout
+
+
 def _parse_header(text, name):
     prefix = name.upper() + "_"
     defines, statuses, params = {}, {}, []
@@ -294,6 +314,7 @@ class Model:
         self._input_names = [n for n, _, _ in self._inputs_given]
         self._has_lengths = "seq_lengths" in self._input_names
         self._simple_inputs = set(self._input_names) <= {"x", "seq_lengths"}
+        self._state_layout = _parse_state_layout(header)
 
     @property
     def inputs(self):
@@ -386,9 +407,120 @@ class Model:
                 self.name, code, " (%s)" % what if what else ""), status, code)
         return outputs
 
+    def stream(self, initial_carry=None, **carries):
+        """A Stream over this model (compiled with `input.stream: true`):
+        feed it a sequence chunk by chunk; the carries stay in its state.
+        initial_carry as for a call (zeros where not given)."""
+        if not self._state_layout:
+            raise TypeError("%s was not compiled for streaming (input.stream: "
+                            "true in the spec)" % self.name)
+        return Stream(self, initial_carry, carries)
+
     def __repr__(self):
         return "<rnnc.Model %s: inputs %s, outputs %s>" % (
             self.name, self.info["inputs"], self.info["outputs"])
+
+
+class Stream:
+    """A sequence fed chunk by chunk through <name>_run with the carries kept
+    in a state, as the header's <name>_stream does (the state is passed as
+    both the initial and the final carries): any chunking gives bit for bit
+    the outputs of one call over the whole sequence. `stream(x_chunk)`
+    returns the chunk's outputs ({"y": ...}); a chunk of more steps than
+    the compiled maximum runs as several. `carry` is the current state."""
+
+    def __init__(self, model, initial_carry=None, carries=None):
+        self.model = model
+        floats = max(end for _, end in model._state_layout.values())
+        self._state = np.zeros(floats, np.float32)
+        self._axis = next(sh for n, _, sh in model._inputs if n == "x").index(None)
+        self.reset(initial_carry, **(carries or {}))
+
+    def reset(self, initial_carry=None, **carries):
+        """Starts a new sequence from `initial_carry` (zeros where not given)."""
+        m = self.model
+        self._state[:] = 0
+        given = {}
+        for key, value in _flatten_carry(initial_carry).items():
+            given[key] = value
+        given.update(carries)
+        for key, value in given.items():
+            name = key[len("initial_carry/"):] if key.startswith("initial_carry/") else key
+            part = m._state_layout.get("carry/" + name) or m._state_layout.get(
+                "carry/" + name + "/h")
+            if part is None:
+                raise TypeError("%s has no carry %r; its carries are %s" % (
+                    m.name, key, ", ".join(k[len("carry/"):] for k in m._state_layout)))
+            a = np.asarray(value)
+            if a.dtype != np.float32:
+                raise TypeError("%s: carry %r must be float32, found %s" % (
+                    m.name, key, a.dtype.name))
+            if a.size != part[1] - part[0]:
+                raise ValueError("%s: carry %r must have %d elements, found shape %s"
+                                 % (m.name, key, part[1] - part[0], a.shape))
+            self._state[part[0]:part[1]] = a.reshape(-1)
+
+    @property
+    def carry(self):
+        """{"carry/<layer>/<c|h>": array} after the chunks fed so far."""
+        shapes = {n: s for n, _, s in self.model._outputs}
+        return {name: self._state[a:b].reshape(shapes.get(name, (b - a,))).copy()
+                for name, (a, b) in self.model._state_layout.items()}
+
+    def __call__(self, x_chunk):
+        m = self.model
+        x = np.asarray(x_chunk)
+        if x.dtype != np.float32:
+            raise TypeError("%s: input 'x' must be float32, found %s" % (
+                m.name, x.dtype.name))
+        xshape = next(sh for n, _, sh in m._inputs if n == "x")
+        if x.ndim != len(xshape):
+            raise ValueError("%s: input 'x' must have %d dims, found %s" % (
+                m.name, len(xshape), x.shape))
+        total, most = x.shape[self._axis], m.info["time"]
+        expected = tuple(total if d is None else d for d in xshape)
+        if x.shape != expected:
+            raise ValueError("%s: input 'x' must have shape %s, found %s" % (
+                m.name, expected, x.shape))
+        pieces = [self._run(np.take(x, range(a, min(a + most, total)), axis=self._axis))
+                  for a in range(0, total, most)] or [self._run(x)]
+        out = {}
+        for name, _, shape in m._outputs:
+            if name in m._state_layout:
+                continue
+            axis = shape.index(None)
+            out[name] = np.concatenate([p[name] for p in pieces], axis=axis)
+        return out
+
+    def _run(self, x):
+        m = self.model
+        x = np.ascontiguousarray(x)
+        steps = x.shape[self._axis]
+        state = self._state.ctypes.data
+        args, keep, outputs = [], [x], {}
+        for name, dtype, shape in m._inputs:
+            if name == "x":
+                args.append(x.ctypes.data)
+            elif name == "steps":
+                keep.append(np.array(steps, np.int32))
+                args.append(keep[-1].ctypes.data)
+            else:  # initial_carry/...: the state, updated in place
+                first, _ = m._state_layout["carry/" + name[len("initial_carry/"):]]
+                args.append(state + 4 * first)
+        for name, dtype, shape in m._outputs:
+            if name in m._state_layout:
+                args.append(state + 4 * m._state_layout[name][0])
+            else:
+                a = np.empty(tuple(steps if d is None else d for d in shape), dtype)
+                outputs[name] = a
+                args.append(a.ctypes.data)
+        args.append(m._workspace)
+        status = m._fn(*args)
+        if status != 0:
+            code, what = m._statuses.get(status, ("status %d" % status, ""))
+            raise RunError("%s_run returned %s%s" % (
+                m.name, code, " (%s)" % what if what else ""), status, code)
+        return outputs
 
 
 def _flatten_carry(tree, prefix=""):
