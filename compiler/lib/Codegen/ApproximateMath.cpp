@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rnn/Codegen/Passes.h"
-#include "rnn/Codegen/ExactFMA.h"
+#include "rnn/IR/RNNDialect.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"

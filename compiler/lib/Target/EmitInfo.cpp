@@ -27,8 +27,8 @@ using namespace rnnc;
 
 namespace {
 
-constexpr llvm::StringLiteral kSpecHashAttrName = "rnn.spec_sha256";
-constexpr llvm::StringLiteral kWeightsHashAttrName = "rnn.weights_sha256";
+using mlir::rnn::kSpecHashAttrName;
+using mlir::rnn::kWeightsHashAttrName;
 
 /// One member of <name>_info_t: a NUL-terminated char array of `length`
 /// bytes (text, padded with NULs) or an int64_t (value).

@@ -1,7 +1,7 @@
 //===- EmitNative.cpp - LLVM dialect to an object file --------------------===//
 
 #include "rnn/Target/Target.h"
-#include "rnn/Codegen/ExactFMA.h"
+#include "rnn/IR/RNNDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 

@@ -3,6 +3,8 @@
 #ifndef RNN_CODEGEN_PASSES_H
 #define RNN_CODEGEN_PASSES_H
 
+#include "rnn/IR/RNNDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -12,10 +14,6 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::rnn {
-
-/// Marks matmuls that `--rnn-vectorize-matmuls` runs in one loop over k
-/// (the value groups them), set by `--rnn-overlap-input-projection`.
-constexpr llvm::StringLiteral kFuseKLoopsAttrName = "rnn.fuse_k_loops";
 
 #define GEN_PASS_DECL
 #include "rnn/Codegen/Passes.h.inc"

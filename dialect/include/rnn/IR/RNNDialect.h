@@ -10,7 +10,10 @@
 
 namespace mlir::rnn {
 
-// Discardable attributes rnnc puts on a model function and its entry point.
+// The discardable attributes the stages of rnnc put on ops, arguments and
+// results: contracts between passes, all checked by the dialect's verifier
+// (RNNDialect.cpp, tests/Dialect/attributes-invalid.mlir) and listed with
+// their producers and consumers in docs/Architecture.md.
 
 /// On arguments and results: the input's or output's name, which is its key
 /// in `rnnc run`'s npz files ("x", "seq_lengths", "carry/dec/h", ...).
@@ -34,6 +37,21 @@ constexpr llvm::StringLiteral kWorkspaceSizeAttrName = "rnn.workspace_size";
 /// workspace, the WORKSPACE_ALIGNMENT the header recommends.
 constexpr llvm::StringLiteral kWorkspaceAlignmentAttrName =
     "rnn.workspace_alignment";
+
+/// On the module: the SHA-256 (lower-case hex) of the spec and of the
+/// weights file it was compiled from, for <name>_info().
+constexpr llvm::StringLiteral kSpecHashAttrName = "rnn.spec_sha256";
+constexpr llvm::StringLiteral kWeightsHashAttrName = "rnn.weights_sha256";
+/// On a linalg.matmul: matmuls with the same value (an i64) run in one
+/// loop over k (set by --rnn-overlap-input-projection, consumed and removed
+/// by --rnn-vectorize-matmuls).
+constexpr llvm::StringLiteral kFuseKLoopsAttrName = "rnn.fuse_k_loops";
+/// On a math.fma (and the llvm.intr.fma it becomes): the result must be the
+/// exactly rounded a*b+c (set by --rnn-approximate-math). Every other fma
+/// only needs to be accurate: the native emitter makes it llvm.fmuladd, one
+/// instruction where the target has FMA and a multiply and an add where it
+/// has not (not a call to fmaf).
+constexpr llvm::StringLiteral kExactFMAAttrName = "rnn.exact_fma";
 
 /// The entry point's status when a buffer it needs is NULL or the workspace
 /// is misaligned (<NAME>_ERROR_ARGUMENT in the header, RNNRT_ERROR_ARGUMENT).

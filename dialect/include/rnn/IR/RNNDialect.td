@@ -30,6 +30,11 @@ def RNN_Dialect : Dialect {
     values, passes can fold, fuse and pre-pack them.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // The rnn.* discardable attributes are contracts between stages; each is
+  // checked where it may appear (RNNDialect.cpp).
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
 }
 
 class RNN_Op<string mnemonic, list<Trait> traits = []>
