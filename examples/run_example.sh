@@ -57,7 +57,9 @@ for spec in "$src"/*.yaml; do
 done
 objects=("$out"/*."$ext")
 
-"$cc" -std=c99 -Wall -Wextra -Werror -pedantic -O2 -I "$out" -I "$src" \
+# $CC may carry flags (CC="clang -fsanitize=address"), as make's does.
+# shellcheck disable=SC2086
+$cc -std=c99 -Wall -Wextra -Werror -pedantic -O2 -I "$out" -I "$src" \
   -I "$here" -I "$here/../runtime/include" \
   "$src/main.c" "${objects[@]}" -L "$build/lib" -lrnnrt -lm -o "$out/$name"
 "$out/$name"

@@ -46,9 +46,11 @@ config.substitutions.append(
 # ThreadSanitizer cannot be combined with ASan: the TSan test's own compiler.
 config.substitutions.append(("%cc_tsan", config.c_compiler + " -fsanitize=thread"))
 config.substitutions.append(("%cc", cc))
-# What a sanitizer adds to an object's symbols, for the nm checks to ignore
-# (a grep -e pattern).
-config.substitutions.append(("%{sanitizer_symbols}", "'^__\\(asan\\|ubsan\\|sanitizer\\|tsan\\)'"))
+# What a sanitizer adds to an object's symbols (__asan_*, ___asan_globals_
+# registered, __start_asan_globals, ...), for the nm checks to ignore: a grep -e pattern for a
+# name at the start of a line (--format=just-symbols) or after a space
+# (nm's "address type name" lines).
+config.substitutions.append(("%{sanitizer_symbols}", "'\\(^\\| \\)_*_\\(\\(start\\|stop\\)_\\)\\?\\(asan\\|ubsan\\|sanitizer\\|tsan\\)'"))
 # MLIR's runtime support libraries for `mlir-runner -shared-libs=...`
 # (printMemrefF32 and friends), next to the LLVM tools: <llvm>/bin -> <llvm>/lib.
 llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
