@@ -399,13 +399,17 @@ class Model:
             a = np.empty(call_shape(shape), dtype)
             outputs[name] = a
             args.append(a.ctypes.data)
-        args.append(self._workspace)
-        status = self._fn(*args)
+        self._invoke(args)
+        return outputs
+
+    def _invoke(self, args):
+        """<name>_run on `args` (every buffer but the workspace); a status
+        other than OK raises RunError."""
+        status = self._fn(*args, self._workspace)
         if status != 0:
             code, what = self._statuses.get(status, ("status %d" % status, ""))
             raise RunError("%s_run returned %s%s" % (
                 self.name, code, " (%s)" % what if what else ""), status, code)
-        return outputs
 
     def stream(self, initial_carry=None, **carries):
         """A Stream over this model (compiled with `input.stream: true`):
@@ -514,12 +518,7 @@ class Stream:
                 a = np.empty(tuple(steps if d is None else d for d in shape), dtype)
                 outputs[name] = a
                 args.append(a.ctypes.data)
-        args.append(m._workspace)
-        status = m._fn(*args)
-        if status != 0:
-            code, what = m._statuses.get(status, ("status %d" % status, ""))
-            raise RunError("%s_run returned %s%s" % (
-                m.name, code, " (%s)" % what if what else ""), status, code)
+        m._invoke(args)
         return outputs
 
 
