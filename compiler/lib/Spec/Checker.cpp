@@ -139,8 +139,9 @@ void checkRuntimeTime(const Model &model, const ModelInfo &info,
 /// Gives every cell without its own `param_dtype` the model's, and rejects
 /// bfloat16 params where rnnc does not store them yet (ConvLSTMCell: its
 /// convolutions read float32 kernels), at the `param_dtype` that asked.
-void rnnc::spec::detail::applyParamDtypes(Model &model, const ModelInfo &info,
-                      SpecDiagnostics &diags) {
+void rnnc::spec::detail::applyParamDtypes(Model &model,
+                                          const ModelInfo &info,
+                                          SpecDiagnostics &diags) {
   for (size_t k = 0; k < model.layers.size() && k < info.layers.size(); ++k) {
     Layer &layer = model.layers[k];
     llvm::SmallVector<RNN *, 2> dirs;
