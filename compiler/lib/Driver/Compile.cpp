@@ -259,8 +259,9 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       return failure();
     }
     if (codegen.path == CodegenPath::LLVM) {
-      codegen.blockRows = block->rows;
-      codegen.blockColumns = block->columns;
+      codegen.blockRows = options.blockRows ? options.blockRows : block->rows;
+      codegen.blockColumns =
+          options.blockColumns ? options.blockColumns : block->columns;
     }
   }
   PassManager toBuffers(&ctx);

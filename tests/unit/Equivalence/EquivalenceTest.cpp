@@ -10,8 +10,11 @@
 // (LLVM and C through EmitC, the C built with strict C99 flags), many of
 // them also RAM-lean (--optimize=ram, a sample: runsRamLean), run, and
 // compared with the double-precision reference within
-// 1e-5 + 1e-4 * |reference|. Models are compiled in this one process to keep
-// the suite fast.
+// 1e-5 + 1e-4 * |reference|. bf16 params (param_dtype: bfloat16) are
+// compared with the reference on the rounded weights; a few batch-1 cases
+// force AVX-512's 4 x 64 register block (and its overlapped projection) so
+// that code runs on AVX2 hosts too. Models are compiled in this one process
+// to keep the suite fast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +78,10 @@ struct CaseConfig {
   bool stream = false; ///< `stream: true` (needs runtimeMax)
   /// Non-empty: the model-wide `param_dtype` ("bfloat16").
   std::string paramDtype;
+  /// The LLVM path with AVX-512's 4 x 64 register block (and so the batch-1
+  /// overlapped projection) whatever the host: its code is checked on AVX2
+  /// hosts too.
+  bool avx512Block = false;
 };
 
 std::string cellYaml(const std::string &type, const LayerConfig &layer,
@@ -226,6 +233,10 @@ TEST_P(EquivalenceTest, MatchesReference) {
   CompileOptions options;
   options.emit = emit;
   options.optimize = std::get<2>(GetParam());
+  if (config.avx512Block) {
+    options.blockRows = 4;
+    options.blockColumns = 64;
+  }
   // Tiny blocks of steps, whatever their rows, so that small models take
   // the blocked time loops.
   if (config.timeBlockBytes) {
@@ -812,6 +823,15 @@ std::vector<CaseConfig> cases() {
     wide.layers[0].features = features;
     wide.layers[0].initInput = true;
     all.push_back(wide);
+    CaseConfig block = wide;
+    block.name += "_block4x64";
+    block.avx512Block = true;
+    all.push_back(block);
+    // The same with f32 params: the AVX-512 block's overlap, on any host.
+    CaseConfig f32Block = block;
+    f32Block.name = "batch1_lstm_h" + std::to_string(features) + "_block4x64";
+    f32Block.paramDtype.clear();
+    all.push_back(f32Block);
   }
   CaseConfig bf16Batch;
   bf16Batch.name = "bf16_params_gru_batch8_h64_time_blocks";
