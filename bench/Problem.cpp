@@ -3,6 +3,7 @@
 #include "Problem.h"
 
 #include "rnn/Spec/Model.h"
+#include "rnn/Weights/Array.h"
 #include "rnn/Weights/Binding.h"
 
 #include <algorithm>
@@ -16,6 +17,8 @@ using namespace rnnc::bench;
 std::string Config::id() const {
   std::ostringstream os;
   os << (cell == CellType::LSTM ? "lstm" : "gru");
+  if (bf16Params)
+    os << "_bf16p";
   if (bidirectional)
     os << "_bi";
   if (varlen)
@@ -30,6 +33,8 @@ std::string Config::kind() const {
     kind += " bi";
   if (varlen)
     kind += zerosPadded ? " varlen zeros" : " varlen";
+  if (bf16Params)
+    kind += " bf16p";
   return kind;
 }
 
@@ -40,8 +45,8 @@ Config Config::withTime(int64_t steps) const {
 }
 
 int64_t Problem::recurrentWeightBytes() const {
-  return config.gates() * config.hidden * config.hidden *
-         static_cast<int64_t>(sizeof(float));
+  int64_t bytes = config.bf16Params ? 2 : static_cast<int64_t>(sizeof(float));
+  return config.gates() * config.hidden * config.hidden * bytes;
 }
 
 int64_t Problem::length(int64_t b) const {
@@ -89,6 +94,8 @@ std::string bench::specYaml(const Config &config, const std::string &name) {
   os << "rnnc: 1\nname: " << name << "\n";
   if (config.zerosPadded)
     os << "padded_outputs: zeros\n";
+  if (config.bf16Params)
+    os << "param_dtype: bfloat16\n";
   os << "input:\n  batch: [" << config.batch << "]\n  time: " << config.time
      << "\n  features: " << config.hidden
      << "\n  seq_lengths: " << (config.varlen ? "true" : "false")
@@ -121,6 +128,11 @@ Problem bench::makeProblem(const Config &config, uint32_t seed) {
       tensor.data.resize(tensor.numElements());
       for (float &v : tensor.data)
         v = weight(rng);
+      // What a bf16 checkpoint holds: rnnc then stores these exactly, and
+      // the peers compute with the same values in f32.
+      if (config.bf16Params)
+        for (float &v : tensor.data)
+          v = weights::roundToBFloat16(v);
       problem.params[param.key] = std::move(tensor);
     }
   }

@@ -31,12 +31,16 @@ struct Config {
   bool bidirectional = false;
   bool varlen = false;      ///< lengths uniform in [T/2, T], the first is T
   bool zerosPadded = false; ///< varlen with `padded_outputs: zeros`
+  /// `param_dtype: bfloat16`: rnnc stores the weights as bf16 (and computes
+  /// in f32); every implementation is fed the same weights rounded to bf16.
+  bool bf16Params = false;
 
   int64_t gates() const { return cell == CellType::LSTM ? 4 : 3; }
   int64_t directions() const { return bidirectional ? 2 : 1; }
-  /// "lstm_h64_b1_t32", "lstm_bi_h256_b16_t128", "gru_varlen_zeros_h256_...".
+  /// "lstm_h64_b1_t32", "lstm_bi_h256_b16_t128", "gru_varlen_zeros_h256_...",
+  /// "lstm_bf16p_h1024_b1_t32".
   std::string id() const;
-  /// "lstm", "lstm bi", "gru varlen", "gru varlen zeros".
+  /// "lstm", "lstm bi", "gru varlen", "gru varlen zeros", "lstm bf16p".
   std::string kind() const;
   /// The same config with `time` steps (a truncated run of a slow config).
   Config withTime(int64_t steps) const;
@@ -49,7 +53,8 @@ struct Problem {
   std::vector<float> x;         ///< [B, T, H]
   std::vector<int32_t> lengths; ///< [B]; empty unless config.varlen
 
-  /// Recurrent weights bytes of one direction (the per-step working set).
+  /// Recurrent weights bytes of one direction (the per-step working set), as
+  /// rnnc stores them (2 bytes a weight with bf16 params).
   int64_t recurrentWeightBytes() const;
   /// 2*G*H*(I+H) per row and step, times the sum of the lengths (B*T
   /// without lengths), times the directions.
@@ -61,8 +66,8 @@ struct Problem {
   Problem truncated(int64_t steps) const;
 };
 
-/// Random weights (uniform in +-1/sqrt(H), PyTorch's default init) and
-/// inputs (uniform in [-1, 1]) for `config`.
+/// Random weights (uniform in +-1/sqrt(H), PyTorch's default init; rounded
+/// to bf16 with bf16 params) and inputs (uniform in [-1, 1]) for `config`.
 Problem makeProblem(const Config &config, uint32_t seed);
 
 /// The rnnc spec of a config; the model is named `name`.

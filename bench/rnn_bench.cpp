@@ -122,6 +122,9 @@ std::vector<Config> grid() {
       varlen.zerosPadded = cell == CellType::LSTM;
       configs.push_back(varlen);
     }
+    Config bf16 = make(CellType::LSTM, 16, 3, 5);
+    bf16.bf16Params = true;
+    configs.push_back(bf16);
     return configs;
   }
   if (quick) {
@@ -153,6 +156,14 @@ std::vector<Config> grid() {
         varlen.zerosPadded = zeros;
         configs.push_back(varlen);
       }
+  // bf16 params at batch 1, where a step streams the recurrent weights:
+  // half their bytes (compare with the f32 rows of the same size).
+  for (CellType cell : {CellType::LSTM, CellType::GRU})
+    for (int64_t h : {256, 1024}) {
+      Config bf16 = make(cell, h, 1, 32);
+      bf16.bf16Params = true;
+      configs.push_back(bf16);
+    }
   return configs;
 }
 
@@ -213,7 +224,10 @@ Row runConfig(const Config &config, Context &context) {
   row.config = config;
   for (Impl impl : kImpls)
     row.results[impl] = ImplResult();
-  Problem full = makeProblem(config, seedOf(config.id()));
+  // bf16 params: the weights of the f32 config, rounded.
+  Config unrounded = config;
+  unrounded.bf16Params = false;
+  Problem full = makeProblem(config, seedOf(unrounded.id()));
   row.flops = full.flops();
   row.workingSetBytes = full.recurrentWeightBytes();
   ImplResult &ours = row.results[Impl::Rnnc];

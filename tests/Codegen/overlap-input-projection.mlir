@@ -191,3 +191,38 @@ func.func @negative_shared_kernel(%x: tensor<32x16xf32>, %wi: tensor<16x64xf32>,
   %o = linalg.matmul ins(%other, %wi : tensor<4x16xf32>, tensor<16x64xf32>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
   return %r, %o : tensor<1x16xf32>, tensor<4x64xf32>
 }
+
+// -----
+
+/// bf16 kernels (param_dtype: bfloat16) are overlapped alike: the pieces
+/// slice the bf16 kernel, and its bytes count at 2 each (2 KiB here, so
+/// even max-kernel-bytes=4095 overlaps it).
+
+// CHECK-LABEL: func.func @batch1_bf16
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x16xf32>, tensor<16x64xbf16>) outs(%{{.*}} : tensor<4x64xf32>)
+// CHECK: scf.for
+// CHECK:   %[[KERNEL:.*]] = tensor.extract_slice %{{.*}}[0, %{{.*}}] [16, 16] [1, 1] : tensor<16x64xbf16> to tensor<16x16xbf16>
+// CHECK:   linalg.matmul {rnn.fuse_k_loops = [[ID:[0-9]+]] : i64} ins(%{{.*}}, %[[KERNEL]] : tensor<4x16xf32>, tensor<16x16xbf16>) outs(%{{.*}} : tensor<4x16xf32>)
+// CHECK:   linalg.matmul {rnn.fuse_k_loops = [[ID]] : i64} ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x64xbf16>)
+// SMALL-LABEL: func.func @batch1_bf16
+// SMALL: rnn.fuse_k_loops
+func.func @batch1_bf16(%x: tensor<32x16xf32>, %wi: tensor<16x64xbf16>, %wh: tensor<16x64xbf16>, %h0: tensor<1x16xf32>) -> tensor<1x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %e = tensor.empty() : tensor<32x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %p = linalg.matmul ins(%x, %wi : tensor<32x16xf32>, tensor<16x64xbf16>) outs(%f : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %seq = tensor.expand_shape %p [[0, 1], [2]] output_shape [1, 32, 64] : tensor<32x64xf32> into tensor<1x32x64xf32>
+  %r = scf.for %t = %c0 to %c32 step %c1 iter_args(%h = %h0) -> (tensor<1x16xf32>) {
+    %row = tensor.extract_slice %seq[0, %t, 0] [1, 1, 64] [1, 1, 1] : tensor<1x32x64xf32> to tensor<1x64xf32>
+    %e2 = tensor.empty() : tensor<1x64xf32>
+    %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x64xf32>) -> tensor<1x64xf32>
+    %g = linalg.matmul ins(%h, %wh : tensor<1x16xf32>, tensor<16x64xbf16>) outs(%f2 : tensor<1x64xf32>) -> tensor<1x64xf32>
+    %sum = linalg.add ins(%row, %g : tensor<1x64xf32>, tensor<1x64xf32>) outs(%e2 : tensor<1x64xf32>) -> tensor<1x64xf32>
+    %next = tensor.extract_slice %sum[0, 0] [1, 16] [1, 1] : tensor<1x64xf32> to tensor<1x16xf32>
+    scf.yield %next : tensor<1x16xf32>
+  }
+  return %r : tensor<1x16xf32>
+}

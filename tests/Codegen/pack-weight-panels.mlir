@@ -215,3 +215,30 @@ func.func @negative_product_misaligned(%i: index) -> tensor<1x2xf32> {
   %row = tensor.extract_slice %w[0, %column] [1, 2] [1, 1] : tensor<8x8xf32> to tensor<1x2xf32>
   return %row : tensor<1x2xf32>
 }
+
+// -----
+
+/// bf16 weights (param_dtype: bfloat16) are packed alike: the bytes of each
+/// element move, two at a time, and the packed constant stays bf16.
+
+// CHECK-LABEL: func.func @bf16_panels
+// CHECK-DAG: %[[PACKED:.*]] = arith.constant dense<{{\[\[\[}}0.000000e+00, 1.000000e+00], [4.000000e+00, 5.000000e+00]], {{\[\[}}2.000000e+00, 3.000000e+00], [6.000000e+00, 7.000000e+00]]]> : tensor<2x2x2xbf16>
+// CHECK: tensor.extract_slice %[[PACKED]][%{{.*}}, %{{.*}}, 0] [1, 1, 2] [1, 1, 1] : tensor<2x2x2xbf16> to tensor<1x2xbf16>
+// CHECK-NOT: tensor<2x4xbf16>
+func.func @bf16_panels(%out: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]]> : tensor<2x4xbf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %j = %c0 to %c4 step %c2 iter_args(%a = %out) -> (tensor<1x2xf32>) {
+    %s = scf.for %k = %c0 to %c2 step %c1 iter_args(%b = %a) -> (tensor<1x2xf32>) {
+      %row = tensor.extract_slice %w[%k, %j] [1, 2] [1, 1] : tensor<2x4xbf16> to tensor<1x2xbf16>
+      %wide = arith.extf %row : tensor<1x2xbf16> to tensor<1x2xf32>
+      %sum = arith.addf %b, %wide : tensor<1x2xf32>
+      scf.yield %sum : tensor<1x2xf32>
+    }
+    scf.yield %s : tensor<1x2xf32>
+  }
+  return %r : tensor<1x2xf32>
+}

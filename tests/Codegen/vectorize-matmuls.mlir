@@ -127,3 +127,25 @@ func.func @negative_shared_other_depth(%x: tensor<4x8xf32>, %wi: tensor<8x64xf32
   %1 = linalg.matmul {rnn.fuse_k_loops = 0 : i64} ins(%h, %wh : tensor<1x16xf32>, tensor<16x256xf32>) outs(%g : tensor<1x256xf32>) -> tensor<1x256xf32>
   return %0, %1 : tensor<4x64xf32>, tensor<1x256xf32>
 }
+
+// -----
+
+/// bf16 weights of an f32 matmul (param_dtype: bfloat16): each step reads
+/// the weights' row as bf16 and widens it right before the contraction, so
+/// the weights stay bf16 in memory and the sums are f32.
+
+// CHECK-LABEL: func.func @bf16_weights
+// CHECK: scf.for {{.*}} -> (vector<4x64xf32>)
+// CHECK:   %[[W:.*]] = vector.transfer_read {{.*}} : tensor<1x64xbf16>, vector<1x64xbf16>
+// CHECK:   %[[WIDE:.*]] = arith.extf %[[W]] : vector<1x64xbf16> to vector<1x64xf32>
+// CHECK:   vector.contract {{.*}}, %[[WIDE]], {{.*}} : vector<4x1xf32>, vector<1x64xf32> into vector<4x64xf32>
+// SMALL-LABEL: func.func @bf16_weights
+// SMALL: arith.extf {{.*}} : vector<1x16xbf16> to vector<1x16xf32>
+// SMALL: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+func.func @bf16_weights(%x: tensor<4x256xf32>, %w: tensor<256x64xbf16>) -> tensor<4x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %r = linalg.matmul ins(%x, %w : tensor<4x256xf32>, tensor<256x64xbf16>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}

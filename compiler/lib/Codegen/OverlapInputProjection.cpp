@@ -152,7 +152,9 @@ struct PieceBuilder {
     Value weights = kernel;
     if (width != kernelType.getDimSize(1))
       weights = tensor::ExtractSliceOp::create(
-          b, loc, RankedTensorType::get({depth, width}, element), kernel,
+          b, loc,
+          RankedTensorType::get({depth, width}, kernelType.getElementType()),
+          kernel,
           ArrayRef<OpFoldResult>{b.getIndexAttr(0), column},
           ArrayRef<OpFoldResult>{b.getIndexAttr(depth), b.getIndexAttr(width)},
           unit);

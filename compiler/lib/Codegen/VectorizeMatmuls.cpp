@@ -31,6 +31,30 @@ int64_t largestDivisor(int64_t size, int64_t limit) {
   return 1;
 }
 
+/// Widens the operands of `contract` narrower than its accumulator
+/// (bf16 weights of an f32 matmul) with arith.extf, right where they are
+/// read: the weights stay narrow in memory, the products are exact and the
+/// sums are in the accumulator's type, as linalg.matmul defines them.
+/// vector.contract requires one element type for both factors.
+void widenContractOperands(RewriterBase &rewriter,
+                           vector::ContractionOp contract) {
+  auto accType = dyn_cast<VectorType>(contract.getAccType());
+  if (!accType)
+    return;
+  Type acc = accType.getElementType();
+  rewriter.setInsertionPoint(contract);
+  for (OpOperand *operand :
+       {&contract.getLhsMutable(), &contract.getRhsMutable()}) {
+    auto type = cast<VectorType>(operand->get().getType());
+    if (type.getElementType() == acc || !isa<FloatType>(acc) ||
+        !isa<FloatType>(type.getElementType()))
+      continue;
+    Value wide = arith::ExtFOp::create(rewriter, contract.getLoc(),
+                                       type.clone(acc), operand->get());
+    rewriter.modifyOpInPlace(contract, [&] { operand->set(wide); });
+  }
+}
+
 /// Vectorizes `op` (a block of a matmul, or the fill of its accumulator).
 LogicalResult vectorizeBlock(RewriterBase &rewriter, Operation *op) {
   rewriter.setInsertionPoint(op);
@@ -326,6 +350,11 @@ struct RNNVectorizeMatmulsPass
       if (failed(vectorizeMatmul(rewriter, op, m, n, sweepOf(op))))
         return signalPassFailure();
     }
+    // Mixed-precision blocks (bf16 weights) come out of the vectorizer as
+    // contractions of two element types; widen their narrow factor.
+    getOperation()->walk([&](vector::ContractionOp contract) {
+      widenContractOperands(rewriter, contract);
+    });
   }
 
   /// Fuses two loop nests of the same shape level by level: the outermost

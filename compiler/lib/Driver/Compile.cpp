@@ -4,6 +4,7 @@
 #include "rnn/IR/RNNDialect.h"
 #include "rnn/Import/MLIRGen.h"
 #include "rnn/InitAll.h"
+#include "rnn/Spec/ModelShapes.h"
 #include "rnn/Spec/Parser.h"
 #include "rnn/Weights/Binding.h"
 #include "rnn/Weights/WeightsFile.h"
@@ -34,6 +35,33 @@ void rnnc::registerCompilerDialects(DialectRegistry &registry) {
     return true;
   }();
   (void)passesRegistered;
+}
+
+/// A bfloat16 array read by a cell with `param_dtype: bfloat16` is what that
+/// cell expects (its values are kept exactly), so readWeights()' warning
+/// that it was converted to float32 is dropped for the keys under such a
+/// cell's params path.
+static void dropExpectedBF16Warnings(const spec::Model &model,
+                                     const ParamTree &tree,
+                                     std::vector<std::string> &warnings) {
+  for (const spec::Layer &layer : model.layers) {
+    auto dirs = spec::layerDirections(layer);
+    for (auto [d, rnn] : llvm::enumerate(dirs)) {
+      if (rnn->cell.paramDtype != spec::ParamDtype::BFloat16)
+        continue;
+      std::string path = cellParamsPath(
+          layer, d ? Direction::Backward : Direction::Forward, tree);
+      std::string prefix = path.empty() ? path : path + "/";
+      for (const auto &entry : tree) {
+        if (!llvm::StringRef(entry.first).starts_with(prefix))
+          continue;
+        // readWeights' text for a converted bfloat16 array.
+        std::string expected =
+            "converted '" + entry.first + "' from bfloat16 to float32";
+        llvm::erase(warnings, expected);
+      }
+    }
+  }
 }
 
 std::optional<LoadedModel>
@@ -72,6 +100,8 @@ rnnc::loadModel(llvm::SourceMgr &sourceMgr, unsigned bufferId,
   options.nonFloatKeys.clear();
   llvm::Expected<ParamTree> tree =
       readWeights(weightsPath, warnings, &options.nonFloatKeys);
+  if (tree)
+    dropExpectedBF16Warnings(*model, *tree, warnings);
   for (const std::string &warning : warnings)
     llvm::WithColor::warning(llvm::errs(), "rnnc") << warning << "\n";
   if (!tree) {
@@ -229,8 +259,9 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       return failure();
     }
     if (codegen.path == CodegenPath::LLVM) {
-      codegen.blockRows = block->rows;
-      codegen.blockColumns = block->columns;
+      codegen.blockRows = options.blockRows ? options.blockRows : block->rows;
+      codegen.blockColumns =
+          options.blockColumns ? options.blockColumns : block->columns;
     }
   }
   PassManager toBuffers(&ctx);

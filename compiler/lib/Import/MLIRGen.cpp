@@ -4,6 +4,7 @@
 #include "rnn/IR/RNNOps.h"
 #include "rnn/Spec/ModelShapes.h"
 #include "rnn/Spec/Parser.h"
+#include "rnn/Weights/Array.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -137,6 +138,22 @@ private:
     return arith::ConstantOp::create(builder, loc, attr);
   }
 
+  /// A cell's param as a constant of its `param_dtype`: bfloat16 params
+  /// (rounded by binding, so exact) are stored as bf16, half the bytes.
+  Value paramConstant(const Tensor &tensor, spec::ParamDtype dtype,
+                      Location loc) {
+    if (dtype == spec::ParamDtype::Float32)
+      return constant(tensor, loc);
+    auto type = RankedTensorType::get(tensor.shape, builder.getBF16Type());
+    std::vector<uint16_t> bits(tensor.data.size());
+    for (size_t i = 0; i < bits.size(); ++i)
+      bits[i] = rnnc::weights::floatToBFloat16(tensor.data[i]);
+    auto attr = DenseElementsAttr::getFromRawBuffer(
+        type, ArrayRef<char>(reinterpret_cast<const char *>(bits.data()),
+                             bits.size() * sizeof(uint16_t)));
+    return arith::ConstantOp::create(builder, loc, attr);
+  }
+
   /// Names of one direction's carry parts ("c", "h" or just "h").
   static SmallVector<StringRef, 2> carryNames(const Cell &cell) {
     if (cell.hasCellState())
@@ -239,9 +256,11 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
   OpBuilder::InsertionGuard guard(builder);
   // Weights are constants defined before the layer that reads them.
   builder.setInsertionPoint(body.getParentOp());
-  Value wi = constant(weights.wi, loc), wh = constant(weights.wh, loc);
-  Value bi = weights.bi ? constant(*weights.bi, loc) : Value();
-  Value bh = weights.bh ? constant(*weights.bh, loc) : Value();
+  spec::ParamDtype dtype = cell.paramDtype;
+  Value wi = paramConstant(weights.wi, dtype, loc),
+        wh = paramConstant(weights.wh, dtype, loc);
+  Value bi = weights.bi ? paramConstant(*weights.bi, dtype, loc) : Value();
+  Value bh = weights.bh ? paramConstant(*weights.bh, dtype, loc) : Value();
   builder.setInsertionPointToStart(block);
 
   auto gate = rnn::ActivationAttr::get(&ctx, toActivation(cell.gateFn));

@@ -68,13 +68,15 @@ constexpr llvm::StringLiteral kBuffersToLLVM =
     "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
     "convert-cf-to-llvm,reconcile-unrealized-casts";
 
-/// Buffers become C pointers (rnn-convert-buffers-to-emitc); affine.apply
+/// bf16 params become uint16 bit patterns widened by librnnrt (C99 has no
+/// bfloat16). Buffers become C pointers (rnn-convert-buffers-to-emitc); affine.apply
 /// (convolutions) becomes arith first, and maximumf and friends compares and
 /// selects, since C has no NaN-propagating max. The entry point then gets its
 /// header's signature, and form-expressions folds single-use values into C
 /// expressions.
 constexpr llvm::StringLiteral kBuffersToEmitC =
-    "lower-affine,arith-expand,rnn-convert-buffers-to-emitc,"
+    "rnn-store-bf16-as-bits,lower-affine,arith-expand,"
+    "rnn-convert-buffers-to-emitc,"
     "rnn-emitc-entry-abi,form-expressions";
 
 void addPipeline(OpPassManager &pm, StringRef pipeline) {

@@ -136,6 +136,39 @@ void checkRuntimeTime(const Model &model, const ModelInfo &info,
 
 } // namespace
 
+/// Gives every cell without its own `param_dtype` the model's, and rejects
+/// bfloat16 params where rnnc does not store them yet (ConvLSTMCell: its
+/// convolutions read float32 kernels), at the `param_dtype` that asked.
+void rnnc::spec::detail::applyParamDtypes(Model &model,
+                                          const ModelInfo &info,
+                                          SpecDiagnostics &diags) {
+  for (size_t k = 0; k < model.layers.size() && k < info.layers.size(); ++k) {
+    Layer &layer = model.layers[k];
+    llvm::SmallVector<RNN *, 2> dirs;
+    if (layer.isBidirectional())
+      dirs = {&layer.forward, &layer.backward};
+    else if (layer.kind == Layer::Kind::RNN)
+      dirs = {&layer.rnn};
+    for (size_t d = 0; d < dirs.size(); ++d) {
+      const CellInfo &cellInfo = info.layers[k].cells[d];
+      Cell &cell = dirs[d]->cell;
+      if (!cellInfo.paramDtypeExplicit)
+        cell.paramDtype = model.paramDtype;
+      if (cell.paramDtype != ParamDtype::BFloat16 ||
+          cell.kind != CellKind::ConvLSTM || !cellInfo.valid)
+        continue;
+      diags.error(cellInfo.paramDtypeExplicit ? cellInfo.paramDtypeLoc
+                                              : info.paramDtypeLoc,
+                  "param_dtype 'bfloat16' is not supported yet for "
+                  "ConvLSTMCell (layer '" +
+                      layer.name + "'); use float32" +
+                      (cellInfo.paramDtypeExplicit
+                           ? ""
+                           : " on its cell ('param_dtype: float32')"));
+    }
+  }
+}
+
 void rnnc::spec::detail::checkModel(const Model &model, const ModelInfo &info,
                                     SpecDiagnostics &diags) {
   std::vector<bool> duplicate(model.layers.size(), false);

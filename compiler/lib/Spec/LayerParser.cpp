@@ -233,8 +233,14 @@ void parseCell(YamlReader &reader, Field &field, const std::string &path,
                                "Activation layer");
       else if (fn)
         (f.name == "gate_fn" ? cell.gateFn : cell.activationFn) = *fn;
-    } else if (f.name == "dtype" || f.name == "param_dtype") {
+    } else if (f.name == "dtype") {
       parseDtype(reader, f);
+    } else if (f.name == "param_dtype") {
+      if (std::optional<ParamDtype> v = parseParamDtype(reader, f)) {
+        cell.paramDtype = *v;
+        info.paramDtypeExplicit = true;
+        info.paramDtypeLoc = f.loc();
+      }
     } else if (f.name == "reset_gate" || f.name == "residual" ||
                f.name == "use_bias") {
       if (std::optional<bool> v = reader.readBool(f))

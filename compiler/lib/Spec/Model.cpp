@@ -128,3 +128,13 @@ const char *rnnc::spec::stringify(PoolFn fn) {
   }
   return "<invalid pool fn>";
 }
+
+const char *rnnc::spec::stringify(ParamDtype dtype) {
+  switch (dtype) {
+  case ParamDtype::Float32:
+    return "float32";
+  case ParamDtype::BFloat16:
+    return "bfloat16";
+  }
+  return "<invalid param dtype>";
+}

@@ -367,8 +367,13 @@ void parseTopLevel(YamlReader &reader, yaml::MappingNode &root, SMLoc rootLoc,
         reader.diags.error(f.loc(), "'" + *name +
                                         "' is a C keyword and cannot "
                                         "be used as 'name'");
-    } else if (f.name == "dtype" || f.name == "param_dtype") {
+    } else if (f.name == "dtype") {
       parseDtype(reader, f);
+    } else if (f.name == "param_dtype") {
+      if (std::optional<ParamDtype> v = parseParamDtype(reader, f)) {
+        model.paramDtype = *v;
+        info.paramDtypeLoc = f.loc();
+      }
     } else if (f.name == "quantize") {
       reader.diags.error(f.keyLoc, "'quantize' is not supported yet; rnnc "
                                    "reads and computes with float32 weights");
@@ -467,6 +472,7 @@ std::optional<Model> rnnc::spec::parseModel(llvm::SourceMgr &sourceMgr,
   ModelInfo info;
   parseDocument(buffer, model, info, diags);
   finalizeLayers(model);
+  applyParamDtypes(model, info, diags);
   checkModel(model, info, diags);
   bool failed = diags.hadError();
   diags.flush();
@@ -475,18 +481,46 @@ std::optional<Model> rnnc::spec::parseModel(llvm::SourceMgr &sourceMgr,
   return model;
 }
 
-void rnnc::spec::detail::parseDtype(YamlReader &reader, Field &field) {
+/// Reads an element type: float32, or one of `also`; any other name is an
+/// error at the value (a numeric type rnnc does not support yet, or an
+/// unknown name with a suggestion).
+static std::optional<std::string>
+parseElementType(YamlReader &reader, Field &field,
+                 llvm::ArrayRef<StringRef> also) {
   std::optional<std::string> dtype = reader.readString(field);
-  if (!dtype || *dtype == "float32")
-    return;
+  if (!dtype)
+    return std::nullopt;
+  if (*dtype == "float32" || llvm::is_contained(also, *dtype))
+    return dtype;
+  std::string expected = "float32";
+  std::vector<StringRef> names = {"float32"};
+  for (StringRef name : also) {
+    expected += " or " + name.str();
+    names.push_back(name);
+  }
   static const llvm::Regex numericType(
       "^(b?float[0-9]+|u?int[0-9]+|complex[0-9]+|half|double|bool)$");
   if (numericType.match(*dtype))
     reader.diags.error(field.loc(), field.name + " '" + *dtype +
-                                        "' is not supported yet; use float32");
+                                        "' is not supported yet; use " +
+                                        expected);
   else
     reader.diags.error(field.loc(),
                        "unknown " + field.name + " '" + *dtype +
-                           "'; expected float32",
-                       didYouMean(*dtype, {"float32"}));
+                           "'; expected " + expected,
+                       didYouMean(*dtype, names));
+  return std::nullopt;
+}
+
+void rnnc::spec::detail::parseDtype(YamlReader &reader, Field &field) {
+  parseElementType(reader, field, {});
+}
+
+std::optional<ParamDtype>
+rnnc::spec::detail::parseParamDtype(YamlReader &reader, Field &field) {
+  std::optional<std::string> dtype =
+      parseElementType(reader, field, {"bfloat16"});
+  if (!dtype)
+    return std::nullopt;
+  return *dtype == "bfloat16" ? ParamDtype::BFloat16 : ParamDtype::Float32;
 }

@@ -30,6 +30,8 @@ struct CellInfo {
   llvm::SMLoc typeLoc; ///< the `type` value (the cell if absent)
   llvm::SMLoc kernelSizeLoc;
   llvm::SMLoc paramsLoc; ///< the `params` value, or the cell if defaulted
+  bool paramDtypeExplicit = false; ///< the cell has a valid `param_dtype`
+  llvm::SMLoc paramDtypeLoc;       ///< its value
 };
 
 struct LayerInfo {
@@ -57,13 +59,18 @@ struct ModelInfo {
   bool inputSeen = false;
   llvm::SMLoc seqLengthsLoc;   ///< `input.seq_lengths` key, or `input`
   llvm::SMLoc paramsLayoutLoc; ///< `params_layout` value, or the spec
+  llvm::SMLoc paramDtypeLoc;   ///< the top-level `param_dtype` value
   std::vector<LayerInfo> layers;
 };
 
-/// Checks an element-type key (`dtype`, `param_dtype`, of the model or of a
-/// cell, as Flax has them): float32 is the only one rnnc computes in yet, so
-/// any other type is an error at the value, never a failure further down.
+/// Checks a `dtype` key (of the model or of a cell, as Flax has them):
+/// float32 is the only type rnnc computes in yet, so any other type is an
+/// error at the value, never a failure further down.
 void parseDtype(YamlReader &reader, Field &field);
+
+/// Reads a `param_dtype` key (of the model or of a cell): float32 or
+/// bfloat16; any other type is an error at the value (std::nullopt).
+std::optional<ParamDtype> parseParamDtype(YamlReader &reader, Field &field);
 
 /// Reads the `layers` list into model.layers / info.layers.
 void parseLayers(YamlReader &reader, Field &field, Model &model,
@@ -74,6 +81,11 @@ void parseLayers(YamlReader &reader, Field &field, Model &model,
 void finalizeLayers(Model &model);
 
 /// The checks that span several keys or layers.
+/// Gives every cell without its own `param_dtype` the model's, and rejects
+/// bfloat16 params on cells that cannot store them yet (ConvLSTMCell).
+void applyParamDtypes(Model &model, const ModelInfo &info,
+                      SpecDiagnostics &diags);
+
 void checkModel(const Model &model, const ModelInfo &info,
                 SpecDiagnostics &diags);
 

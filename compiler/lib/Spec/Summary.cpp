@@ -29,6 +29,9 @@ std::vector<std::string> cellOptions(const Cell &cell) {
     if (!cell.useBias)
       options.push_back("use_bias=false");
   }
+  if (cell.paramDtype != ParamDtype::Float32)
+    options.push_back(std::string("param_dtype=") +
+                      stringify(cell.paramDtype));
   return options;
 }
 

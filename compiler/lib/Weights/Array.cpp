@@ -144,6 +144,22 @@ float rnnc::weights::bfloat16ToFloat(uint16_t bits) {
   return f;
 }
 
+uint16_t rnnc::weights::floatToBFloat16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  if ((bits & 0x7fffffffu) > 0x7f800000u) // NaN: keep it a (quiet) NaN
+    return uint16_t((bits >> 16) | 0x0040u);
+  // Round to nearest, ties to even: add just under half an ulp of bfloat16,
+  // plus one when the kept part is odd. Overflow carries into the exponent,
+  // as it should (to infinity at the top).
+  bits += 0x7fffu + ((bits >> 16) & 1u);
+  return uint16_t(bits >> 16);
+}
+
+float rnnc::weights::roundToBFloat16(float value) {
+  return bfloat16ToFloat(floatToBFloat16(value));
+}
+
 /// Checks that the byte count of `array` matches its shape.
 static llvm::Error checkBytes(const Array &array, int64_t &n) {
   uint64_t bytes = 0;

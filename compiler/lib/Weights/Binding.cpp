@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/GlobPattern.h"
 
+#include <cmath>
 #include <set>
 
 using namespace rnnc;
@@ -285,6 +286,8 @@ private:
   std::optional<CellParams> bindCell(const Layer &layer, const RNN &rnn,
                                      Direction direction, int64_t in);
   std::optional<LayerParams> bindLayer(const Layer &layer, int64_t in);
+  void roundCellParams(CellParams &params, mlir::Location loc,
+                       const std::string &what);
   /// Looks up every param of `specs`, reporting missing, misshapen and
   /// non-float ones; fills `found` (keyed by the full key) and returns
   /// whether all were there and well-formed. `what` names the owner in the
@@ -563,7 +566,42 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
     params.bi = fuse(recipe->bi);
   if (!recipe->bh.empty())
     params.bh = fuse(recipe->bh);
+  if (cell.paramDtype == spec::ParamDtype::BFloat16)
+    roundCellParams(params, loc, what);
   return params;
+}
+
+/// A cell with `param_dtype: bfloat16` computes with its params rounded to
+/// bfloat16, as Flax stores them: bfloat16 arrays in the file are exact
+/// already, others are rounded here (round to nearest even), with a note
+/// saying how many values changed.
+void Binder::roundCellParams(CellParams &params, mlir::Location loc,
+                             const std::string &what) {
+  // Counted over the fused arrays, whose filler zero blocks (GRU's bh) are
+  // exact: the count is of values read from the file.
+  int64_t rounded = 0;
+  auto round = [&](Tensor &tensor) {
+    for (float &v : tensor.data) {
+      float r = weights::roundToBFloat16(v);
+      // NaN != NaN: count only values that really change.
+      if (r != v && !(std::isnan(r) && std::isnan(v)))
+        ++rounded;
+      v = r;
+    }
+  };
+  round(params.wi);
+  round(params.wh);
+  if (params.bi)
+    round(*params.bi);
+  if (params.bh)
+    round(*params.bh);
+  if (rounded == 0)
+    return;
+  ctx.getDiagEngine().emit(loc, mlir::DiagnosticSeverity::Note)
+      << "param_dtype bfloat16: rounded " << rounded << " params of " << what
+      << " in '" << weightsPath
+      << "' to bfloat16 (round to nearest even); the file holds wider "
+         "values";
 }
 
 std::optional<LayerParams> Binder::bindLayer(const Layer &layer, int64_t in) {

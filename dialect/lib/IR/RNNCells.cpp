@@ -31,6 +31,43 @@ static LogicalResult verifyElementTypes(Operation *op) {
   return success();
 }
 
+/// Dense cells: the activations (input and carries) have one element type;
+/// the params (`params`: kernels and biases, absent ones null) have one
+/// element type too, which is the activations' or, with f32 activations,
+/// bf16 (Flax's `param_dtype=bfloat16`: the params are widened exactly where
+/// they are read, and the maths is f32).
+static LogicalResult verifyElementTypes(Operation *op,
+                                        ArrayRef<Value> params) {
+  Type expected = getElementTypeOrSelf(op->getOperand(0).getType());
+  Value firstParam;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type found = getElementTypeOrSelf(operand.get().getType());
+    bool isParam = llvm::is_contained(params, operand.get());
+    if (isParam && found.isBF16() && expected.isF32()) {
+      // Allowed; checked against the other params below.
+    } else if (found != expected) {
+      return op->emitOpError("expects every operand to have element type ")
+             << expected << ", got " << found << " for operand #"
+             << operand.getOperandNumber()
+             << (isParam && expected.isF32() ? " (params may also be bf16)"
+                                             : "");
+    }
+    if (!isParam)
+      continue;
+    if (!firstParam) {
+      firstParam = operand.get();
+      continue;
+    }
+    Type first = getElementTypeOrSelf(firstParam.getType());
+    if (found != first)
+      return op->emitOpError("expects every param to have the element type "
+                             "of 'wi', ")
+             << first << ", got " << found << " for operand #"
+             << operand.getOperandNumber();
+  }
+  return success();
+}
+
 /// Checks that the cell's gate and activation functions act element-wise
 /// (softmax and log_softmax normalize over an axis; a cell cannot use them).
 static LogicalResult verifyElementwiseActivations(Operation *op) {
@@ -82,7 +119,7 @@ static LogicalResult verifyGatedCell(Operation *op, int64_t gates, Value input,
       failed(verifyShape(op, "bh", bh, {columns}, cols)) ||
       failed(verifyElementwiseActivations(op)))
     return failure();
-  return verifyElementTypes(op);
+  return verifyElementTypes(op, {wi, wh, bi, bh});
 }
 
 LogicalResult LSTMCellOp::verify() {

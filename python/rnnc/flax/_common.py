@@ -41,8 +41,24 @@ def _is_f32(dtype):
     return dtype is None or np.dtype(dtype) == np.float32
 
 
-def _check_f32(mod, where):
+def _is_bf16(dtype):
+    return dtype is not None and np.dtype(dtype).name == "bfloat16"
+
+
+def _check_f32(mod, where, bf16_params=False):
+    """Refuses a module that computes in anything but float32, or keeps its
+    params in anything but float32 (or bfloat16, where `bf16_params`: a
+    cell rnnc stores as bf16 and computes with in f32). Returns the spec's
+    param_dtype: "float32" or "bfloat16"."""
     for attr in ("dtype", "param_dtype"):
-        if not _is_f32(getattr(mod, attr, None)):
-            raise ExportError("%s: %s %s is not supported; rnnc computes in "
-                              "float32" % (where, attr, getattr(mod, attr)))
+        value = getattr(mod, attr, None)
+        if _is_f32(value):
+            continue
+        if attr == "param_dtype" and bf16_params and _is_bf16(value):
+            return "bfloat16"
+        raise ExportError("%s: %s %s is not supported; rnnc computes in "
+                          "float32%s" % (where, attr, value,
+                                         " (params may be bfloat16)"
+                                         if attr == "param_dtype" and bf16_params
+                                         else ""))
+    return "float32"

@@ -39,6 +39,7 @@
 #define RNNRT_RNNRT_H
 
 #include <stdint.h>
+#include <string.h>
 
 /* RNNRT_API marks the exported functions; the library is built with
  * -fvisibility=hidden. */
@@ -259,6 +260,28 @@ RNNRT_API rnnrt_status_t rnnrt_capture_last_carry_strided_f32(
     const float *carry_t, int64_t carry_row_stride, int64_t t,
     const int32_t *seq_lengths, int64_t batch, int64_t carry, float *out,
     int64_t out_row_stride);
+
+/*===----------------------------------------------------------------------===*
+ * bfloat16 params
+ *===----------------------------------------------------------------------===*/
+
+/* The float whose upper 16 bits are |bits| and whose lower 16 bits are zero:
+ * a bfloat16 bit pattern widened to float32, exactly. Generated C stores
+ * `param_dtype: bfloat16` weights as uint16_t bit patterns (C99 has no
+ * bfloat16 type) and widens each where it reads it; static inline, so
+ * compilers turn it into a shift (and no call or library symbol is
+ * involved); not a warning where a file includes it without using it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RNNRT_MAYBE_UNUSED __attribute__((unused))
+#else
+#define RNNRT_MAYBE_UNUSED
+#endif
+static inline RNNRT_MAYBE_UNUSED float rnnrt_bf16_to_f32(uint16_t bits) {
+  uint32_t wide = (uint32_t)bits << 16;
+  float value;
+  memcpy(&value, &wide, sizeof value);
+  return value;
+}
 
 #ifdef __cplusplus
 } /* extern "C" */

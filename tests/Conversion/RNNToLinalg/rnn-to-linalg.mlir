@@ -420,3 +420,23 @@ func.func @chained_cells_and_untouched_ops(%x: tensor<2x4x3xf32>, %len: tensor<2
   %h2 = rnn.simple_cell(%xt, %h1) kernels(%wi, %wh) : tensor<2x3xf32>, tensor<2x2xf32>, tensor<3x2xf32>, tensor<2x2xf32>
   return %h2 : tensor<2x2xf32>
 }
+
+// -----
+
+/// bf16 params with f32 activations (param_dtype: bfloat16): the matmuls
+/// read bf16 kernels into f32 accumulators (linalg.matmul widens its
+/// operands to the output's type), and each bias block is widened where
+/// the gate maths reads it.
+
+// CHECK-LABEL: func.func @gru_bf16_params(
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x5xf32>, tensor<5x48xbf16>) outs(%{{.*}} : tensor<4x48xf32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x16xf32>, tensor<16x48xbf16>) outs(%{{.*}} : tensor<4x48xf32>)
+// CHECK: tensor.extract_slice %{{.*}}[0] [16] [1] : tensor<48xbf16> to tensor<16xbf16>
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[GI:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[BI:[^:]+]]: bf16,
+// CHECK-NEXT: %[[WIDE:.+]] = arith.extf %[[BI]] : bf16 to f32
+// CHECK-NEXT: arith.addf %[[GI]], %[[WIDE]] : f32
+func.func @gru_bf16_params(%x: tensor<4x5xf32>, %h: tensor<4x16xf32>, %wi: tensor<5x48xbf16>, %wh: tensor<16x48xbf16>, %bi: tensor<48xbf16>) -> tensor<4x16xf32> {
+  %h1 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<48xbf16>) : tensor<4x5xf32>, tensor<4x16xf32>, tensor<5x48xbf16>, tensor<16x48xbf16>
+  return %h1 : tensor<4x16xf32>
+}

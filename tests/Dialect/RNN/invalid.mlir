@@ -138,6 +138,49 @@ func.func @negative_conv_hidden_bias(%x: tensor<2x8x8x3xf32>, %c: tensor<2x8x8x6
 
 // -----
 
+/// Params may be bf16 with f32 activations (param_dtype: bfloat16), but only
+/// all of them, and only with f32 activations.
+func.func @negative_cell_mixed_param_types(%x: tensor<8x5xf32>, %h: tensor<8x6xf32>, %wi: tensor<5x6xbf16>, %wh: tensor<6x6xbf16>, %b: tensor<6xf32>) {
+  // expected-error @+1 {{'rnn.simple_cell' op expects every param to have the element type of 'wi', 'bf16', got 'f32' for operand #4}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) input_bias(%b : tensor<6xf32>) : tensor<8x5xf32>, tensor<8x6xf32>, tensor<5x6xbf16>, tensor<6x6xbf16>
+  return
+}
+
+// -----
+
+func.func @negative_cell_bf16_params_f64_activations(%x: tensor<8x5xf64>, %h: tensor<8x6xf64>, %wi: tensor<5x24xbf16>, %wh: tensor<6x24xbf16>) {
+  // expected-error @+1 {{'rnn.lstm_cell' op expects every operand to have element type 'f64', got 'bf16' for operand #3}}
+  %0:2 = rnn.lstm_cell(%x, %h, %h) kernels(%wi, %wh) : tensor<8x5xf64>, tensor<8x6xf64>, tensor<5x24xbf16>, tensor<6x24xbf16>
+  return
+}
+
+// -----
+
+func.func @negative_cell_f16_params(%x: tensor<8x5xf32>, %h: tensor<8x18xf32>, %wi: tensor<5x54xf16>, %wh: tensor<18x54xf16>) {
+  // expected-error @+1 {{'rnn.gru_cell' op expects every operand to have element type 'f32', got 'f16' for operand #2 (params may also be bf16)}}
+  %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) : tensor<8x5xf32>, tensor<8x18xf32>, tensor<5x54xf16>, tensor<18x54xf16>
+  return
+}
+
+// -----
+
+func.func @negative_cell_bf16_activations(%x: tensor<8x5xf32>, %h: tensor<8x6xbf16>, %wi: tensor<5x6xbf16>, %wh: tensor<6x6xbf16>) {
+  // expected-error @+1 {{'rnn.simple_cell' op expects every operand to have element type 'f32', got 'bf16' for operand #1}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<8x5xf32>, tensor<8x6xbf16>, tensor<5x6xbf16>, tensor<6x6xbf16>
+  return
+}
+
+// -----
+
+/// ConvLSTM keeps one element type: its lowering reads f32 kernels only.
+func.func @negative_conv_bf16_params(%x: tensor<2x8x8x3xf32>, %c: tensor<2x8x8x6xf32>, %wi: tensor<3x3x3x24xbf16>, %wh: tensor<3x3x6x24xbf16>) {
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op expects every operand to have element type 'f32', got 'bf16' for operand #3}}
+  %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<2x8x8x3xf32>, tensor<2x8x8x6xf32>, tensor<3x3x3x24xbf16>, tensor<3x3x6x24xbf16>
+  return
+}
+
+// -----
+
 func.func @negative_conv_element_types(%x: tensor<2x8x8x3xf16>, %c: tensor<2x8x8x6xf16>, %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf16>) {
   // expected-error @+1 {{'rnn.conv_lstm_cell' op expects every operand to have element type 'f16', got 'f32' for operand #3}}
   %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<2x8x8x3xf16>, tensor<2x8x8x6xf16>, tensor<3x3x3x24xf32>, tensor<3x3x6x24xf16>

@@ -54,6 +54,25 @@ func.func @simple_cell_residual(%x: tensor<4x6xf32>, %h: tensor<4x6xf32>,
   return %h1 : tensor<4x6xf32>
 }
 
+/// bf16 params (param_dtype: bfloat16) with f32 activations.
+// CHECK-LABEL: func.func @lstm_cell_bf16_params
+func.func @lstm_cell_bf16_params(%x: tensor<8x40xf32>, %c: tensor<8x64xf32>, %h: tensor<8x64xf32>,
+    %wi: tensor<40x256xbf16>, %wh: tensor<64x256xbf16>, %bh: tensor<256xbf16>) -> tensor<8x64xf32> {
+  // CHECK: rnn.lstm_cell({{.*}}) kernels({{.*}}) hidden_bias({{.*}} : tensor<256xbf16>) : tensor<8x40xf32>, tensor<8x64xf32>, tensor<40x256xbf16>, tensor<64x256xbf16>
+  %c1, %h1 = rnn.lstm_cell(%x, %c, %h) kernels(%wi, %wh) hidden_bias(%bh : tensor<256xbf16>)
+      : tensor<8x40xf32>, tensor<8x64xf32>, tensor<40x256xbf16>, tensor<64x256xbf16>
+  return %h1 : tensor<8x64xf32>
+}
+
+// CHECK-LABEL: func.func @gru_cell_bf16_params
+func.func @gru_cell_bf16_params(%x: tensor<5xf32>, %h: tensor<6xf32>,
+    %wi: tensor<5x18xbf16>, %wh: tensor<6x18xbf16>, %bi: tensor<18xbf16>) -> tensor<6xf32> {
+  // CHECK: rnn.gru_cell({{.*}}) kernels({{.*}}) input_bias({{.*}} : tensor<18xbf16>) : tensor<5xf32>, tensor<6xf32>, tensor<5x18xbf16>, tensor<6x18xbf16>
+  %h1 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<18xbf16>)
+      : tensor<5xf32>, tensor<6xf32>, tensor<5x18xbf16>, tensor<6x18xbf16>
+  return %h1 : tensor<6xf32>
+}
+
 // CHECK-LABEL: func.func @conv_lstm_cell_2d
 func.func @conv_lstm_cell_2d(%x: tensor<2x8x8x3xf32>, %c: tensor<2x8x8x6xf32>, %h: tensor<2x8x8x6xf32>,
     %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf32>, %bi: tensor<24xf32>, %bh: tensor<24xf32>) -> tensor<2x8x8x6xf32> {

@@ -796,8 +796,91 @@ NNX = [case_nnx_lstm, case_nnx_optimized_lstm, case_nnx_gru, case_nnx_simple,
        case_nnx_bidirectional, case_nnx_bidirectional_add, case_nnx_stack]
 
 
+# ----------------------------------------------------------------------------
+# bf16 params (param_dtype=jnp.bfloat16, dtype None: f32 maths on the bf16
+# params). Two things of Flax's shape these cases:
+# - jax on CPU cannot run the orthogonal recurrent-kernel init in bfloat16
+#   (LAPACK has no bf16 QR), so the params are those of the same f32 model,
+#   cast to bfloat16, as a bf16 checkpoint of it would hold;
+# - Flax's initialize_carry makes the carry in param_dtype (bf16), the step
+#   returns it in f32, and nn.RNN's lax.scan rejects the changed carry type:
+#   Flax itself runs only from an explicit f32 carry. rnnc keeps the carry
+#   in f32, so its default zero carry is Flax's run from f32 zeros (checked
+#   here), and an explicit initial carry is passed as one (the export route).
+
+def bf16_case(name, cls, features, cell_yaml, parts, seed=41):
+    x = rng_inputs(seed, 3, 5, 4)
+    lens = lengths(5, 2, 4)
+    f32_module = nn.RNN(cls(features), return_carry=True)
+    f32_vars = init(f32_module, x, seq_lengths=lens)
+    variables = jax.tree_util.tree_map(lambda a: a.astype(jnp.bfloat16), f32_vars)
+    module = nn.RNN(cls(features, param_dtype=jnp.bfloat16), return_carry=True)
+    carry = module.cell.initialize_carry(KEY, x[:, 0].shape)
+    carry = jax.tree_util.tree_map(lambda a: jnp.zeros(a.shape, jnp.float32), carry)
+    layers = """  - type: RNN
+    name: rnn
+    cell: {%s, param_dtype: bfloat16, params: cell}
+    return_carry: true
+""" % cell_yaml
+
+    def check(ref, out, model, inputs):
+        # The params really are bf16 (half the bytes), and Flax's default
+        # bf16 carry fails as described above.
+        problems = []
+        leaves = jax.tree_util.tree_leaves(variables["params"])
+        if any(a.dtype != jnp.bfloat16 for a in leaves):
+            problems.append("the Flax params are not all bfloat16")
+        # Both routes (the export too) store 2 bytes a param: every kernel,
+        # and the biases unless zero (Flax's init; rnnc drops zero biases).
+        kernels = sum(a.size for a in leaves if a.ndim == 2)
+        count = sum(a.size for a in leaves)
+        size = model.info.get("weights_size")
+        if size is None or not 2 * kernels <= size <= 2 * count:
+            problems.append("rnnc stores %s bytes of weights, expected %d to "
+                            "%d (bf16)" % (size, 2 * kernels, 2 * count))
+        try:
+            module.apply(variables, x, seq_lengths=lens)
+            problems.append("Flax ran from its bf16 default carry; the case's "
+                            "comment is out of date")
+        except TypeError as e:
+            if "carry" not in str(e):
+                problems.append("Flax failed otherwise: %s" % e)
+        return problems
+
+    return Case(name, module, variables, (x,),
+                spec(name, (3,), 5, 4, layers, seq_lengths=True),
+                {"x": x, "seq_lengths": lens}, rnn_expect("rnn", parts, True),
+                kwargs={"seq_lengths": lens, "initial_carry": carry}, check=check)
+
+
+def case_bf16_lstm():
+    return bf16_case("bf16_params_lstm", nn.LSTMCell, 6, "type: LSTMCell, features: 6", "ch")
+
+
+def case_bf16_optimized_lstm():
+    return bf16_case("bf16_params_optimized_lstm", nn.OptimizedLSTMCell, 6,
+                     "type: OptimizedLSTMCell, features: 6", "ch")
+
+
+def case_bf16_gru():
+    return bf16_case("bf16_params_gru", nn.GRUCell, 7, "type: GRUCell, features: 7", "h")
+
+
+def case_bf16_mgu():
+    return bf16_case("bf16_params_mgu", nn.MGUCell, 5, "type: MGUCell, features: 5", "h")
+
+
+def case_bf16_simple():
+    return bf16_case("bf16_params_simple", nn.SimpleCell, 6,
+                     "type: SimpleCell, features: 6", "h")
+
+
+BF16_PARAMS = [case_bf16_lstm, case_bf16_optimized_lstm, case_bf16_gru, case_bf16_mgu,
+               case_bf16_simple]
+
+
 GROUPS = {"cells": CELLS, "rnn": RNN_OPTIONS, "bidirectional": BIDIRECTIONAL,
-          "nnx": NNX}
+          "nnx": NNX, "bf16-params": BF16_PARAMS}
 
 if __name__ == "__main__":
     import flax_bugs

@@ -38,9 +38,16 @@ jax.config.update("jax_platforms", "cpu")
 ATOL, RTOL = 1e-5, 1e-4
 
 
+def _savable(a):
+    """numpy cannot store bfloat16 in an .npz: bf16 params are saved widened
+    to float32, which is exact (rnnc then finds nothing to round)."""
+    a = np.asarray(a)
+    return a.astype(np.float32) if a.dtype.name == "bfloat16" else a
+
+
 def linen_weights(variables):
     """What a linen user saves: the flattened 'params' collection."""
-    return {k: np.asarray(v) for k, v in
+    return {k: _savable(v) for k, v in
             traverse_util.flatten_dict(variables["params"], sep="/").items()}
 
 

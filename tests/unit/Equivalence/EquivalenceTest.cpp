@@ -10,8 +10,11 @@
 // (LLVM and C through EmitC, the C built with strict C99 flags), many of
 // them also RAM-lean (--optimize=ram, a sample: runsRamLean), run, and
 // compared with the double-precision reference within
-// 1e-5 + 1e-4 * |reference|. Models are compiled in this one process to keep
-// the suite fast.
+// 1e-5 + 1e-4 * |reference|. bf16 params (param_dtype: bfloat16) are
+// compared with the reference on the rounded weights; a few batch-1 cases
+// force AVX-512's 4 x 64 register block (and its overlapped projection) so
+// that code runs on AVX2 hosts too. Models are compiled in this one process
+// to keep the suite fast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +76,12 @@ struct CaseConfig {
   /// Non-zero: `time: {max: runtimeMax}`, and each call runs `time` steps.
   int runtimeMax = 0;
   bool stream = false; ///< `stream: true` (needs runtimeMax)
+  /// Non-empty: the model-wide `param_dtype` ("bfloat16").
+  std::string paramDtype;
+  /// The LLVM path with AVX-512's 4 x 64 register block (and so the batch-1
+  /// overlapped projection) whatever the host: its code is checked on AVX2
+  /// hosts too.
+  bool avx512Block = false;
 };
 
 std::string cellYaml(const std::string &type, const LayerConfig &layer,
@@ -92,6 +101,8 @@ std::string toYaml(const CaseConfig &config) {
      << "\n";
   if (config.zeroPadded)
     os << "padded_outputs: zeros\n";
+  if (!config.paramDtype.empty())
+    os << "param_dtype: " << config.paramDtype << "\n";
   os << "input:\n  batch: [";
   for (size_t i = 0; i < config.batch.size(); ++i)
     os << (i ? ", " : "") << config.batch[i];
@@ -222,6 +233,10 @@ TEST_P(EquivalenceTest, MatchesReference) {
   CompileOptions options;
   options.emit = emit;
   options.optimize = std::get<2>(GetParam());
+  if (config.avx512Block) {
+    options.blockRows = 4;
+    options.blockColumns = 64;
+  }
   // Tiny blocks of steps, whatever their rows, so that small models take
   // the blocked time loops.
   if (config.timeBlockBytes) {
@@ -757,6 +772,83 @@ std::vector<CaseConfig> cases() {
                                 {lstm, head("type: Dense, features: 2")}, 5, 9);
   streamed.stream = true;
   all.push_back(streamed);
+
+  // bfloat16 params (param_dtype: bfloat16), f32 maths: binding rounds the
+  // random f32 weights, the reference runs on the rounded ones, and the
+  // code stores them as bf16 and widens them where it reads them. Every
+  // dense cell per cell, with lengths and reverse; a model-wide
+  // param_dtype over a stack with a Dense head (which keeps f32 params);
+  // batch 1 with the AVX-512 block (packed panels, the overlapped
+  // projection); a Bidirectional layer with one cell of each type; time
+  // blocks and an unrolled time-major case.
+  std::vector<std::pair<std::string, std::string>> bf16Cells = {
+      {"lstm", "LSTMCell"},      {"optimized_lstm", "OptimizedLSTMCell"},
+      {"gru", "GRUCell"},        {"mgu", "MGUCell"},
+      {"simple", "SimpleCell"}};
+  for (const auto &[name, type] : bf16Cells) {
+    CaseConfig config;
+    config.name = "bf16_params_" + name + "_lengths_reverse";
+    config.layers[0].cell = type;
+    config.layers[0].cellExtra = "param_dtype: bfloat16";
+    config.layers[0].reverse = true;
+    all.push_back(config);
+  }
+  CaseConfig bf16Nnx;
+  bf16Nnx.name = "bf16_params_nnx_gru_time_major_unroll3";
+  bf16Nnx.layout = "nnx";
+  bf16Nnx.timeMajor = true;
+  bf16Nnx.layers[0].cell = "GRUCell";
+  bf16Nnx.layers[0].cellExtra = "param_dtype: bfloat16";
+  bf16Nnx.layers[0].unroll = 3;
+  all.push_back(bf16Nnx);
+  CaseConfig bf16Stack = whole(
+      "bf16_params_model_wide_lstm_gru_dense",
+      {lstm, gru, head("type: Dense, features: 3, activation: tanh")});
+  bf16Stack.paramDtype = "bfloat16";
+  all.push_back(bf16Stack);
+  // Model-wide bfloat16 with one cell kept at float32.
+  LayerConfig f32Gru = gru;
+  f32Gru.cellExtra = "param_dtype: float32";
+  CaseConfig bf16Mixed =
+      whole("bf16_params_model_wide_one_cell_float32", {lstm, f32Gru});
+  bf16Mixed.paramDtype = "bfloat16";
+  all.push_back(bf16Mixed);
+  for (int features : {32, 64}) {
+    CaseConfig wide;
+    wide.name = "bf16_params_batch1_lstm_h" + std::to_string(features);
+    wide.paramDtype = "bfloat16";
+    wide.batch = {1};
+    wide.time = 24;
+    wide.features = std::to_string(features);
+    wide.layers[0].features = features;
+    wide.layers[0].initInput = true;
+    all.push_back(wide);
+    CaseConfig block = wide;
+    block.name += "_block4x64";
+    block.avx512Block = true;
+    all.push_back(block);
+    // The same with f32 params: the AVX-512 block's overlap, on any host.
+    CaseConfig f32Block = block;
+    f32Block.name = "batch1_lstm_h" + std::to_string(features) + "_block4x64";
+    f32Block.paramDtype.clear();
+    all.push_back(f32Block);
+  }
+  CaseConfig bf16Batch;
+  bf16Batch.name = "bf16_params_gru_batch8_h64_time_blocks";
+  bf16Batch.batch = {8};
+  bf16Batch.time = 9;
+  bf16Batch.features = "16";
+  bf16Batch.layers[0].cell = "GRUCell";
+  bf16Batch.layers[0].cellExtra = "param_dtype: bfloat16";
+  bf16Batch.layers[0].features = 64;
+  bf16Batch.timeBlockBytes = 1;
+  all.push_back(bf16Batch);
+  CaseConfig bf16Bidi;
+  bf16Bidi.name = "bf16_params_bidirectional_lstm_gru_add";
+  bf16Bidi.layers[0].backwardCell = "GRUCell";
+  bf16Bidi.layers[0].cellExtra = "param_dtype: bfloat16";
+  bf16Bidi.layers[0].merge = "add";
+  all.push_back(bf16Bidi);
   return all;
 }
 

@@ -347,6 +347,39 @@ layers: [{type: RNN, unroll: 1000, cell: {type: LSTMCell, features: 2}}]
   EXPECT_EQ(r.model->layers[0].rnn.unroll, 6);
 }
 
+/// The top-level param_dtype is every cell's default, whichever comes first
+/// in the file; a cell's own param_dtype wins.
+TEST(SpecParser, ParamDtypeModelWideAndPerCell) {
+  ParseResult r = parse(R"(rnnc: 1
+name: p
+input: {time: 6, features: 3}
+layers:
+  - {type: RNN, cell: {type: LSTMCell, features: 2}}
+  - {type: RNN, cell: {type: GRUCell, features: 2, param_dtype: float32}}
+  - type: Bidirectional
+    forward_rnn: {cell: {type: SimpleCell, features: 2}}
+    backward_rnn: {cell: {type: MGUCell, features: 2, param_dtype: bfloat16}}
+param_dtype: bfloat16
+)");
+  ASSERT_TRUE(r.model) << r.diagnostics;
+  EXPECT_EQ(r.model->paramDtype, ParamDtype::BFloat16);
+  EXPECT_EQ(r.model->layers[0].rnn.cell.paramDtype, ParamDtype::BFloat16);
+  EXPECT_EQ(r.model->layers[1].rnn.cell.paramDtype, ParamDtype::Float32);
+  EXPECT_EQ(r.model->layers[2].forward.cell.paramDtype, ParamDtype::BFloat16);
+  EXPECT_EQ(r.model->layers[2].backward.cell.paramDtype, ParamDtype::BFloat16);
+
+  ParseResult f = parse(R"(rnnc: 1
+name: p
+input: {time: 6, features: 3}
+layers:
+  - {type: RNN, cell: {type: LSTMCell, features: 2}}
+  - {type: RNN, cell: {type: GRUCell, features: 2, param_dtype: bfloat16}}
+)");
+  ASSERT_TRUE(f.model) << f.diagnostics;
+  EXPECT_EQ(f.model->layers[0].rnn.cell.paramDtype, ParamDtype::Float32);
+  EXPECT_EQ(f.model->layers[1].rnn.cell.paramDtype, ParamDtype::BFloat16);
+}
+
 TEST(SpecParser, DenseActivationNoneIsTheDefault) {
   ParseResult r = parse(R"(rnnc: 1
 name: d

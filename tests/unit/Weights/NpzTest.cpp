@@ -8,6 +8,7 @@
 #include "llvm/Support/Program.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace rnnc::weights;
 using namespace rnnc::test;
@@ -129,6 +130,33 @@ TEST(NpzTest, HalfAndBfloat16Conversions) {
   EXPECT_TRUE(std::signbit(halfToFloat(0x8000)));
   EXPECT_EQ(bfloat16ToFloat(0x3f80), 1.0f);
   EXPECT_EQ(bfloat16ToFloat(0xc0a0), -5.0f);
+}
+
+/// param_dtype: bfloat16 rounds float32 params as jnp.asarray(x,
+/// jnp.bfloat16) does: to nearest, ties to even, NaN kept, overflow to inf.
+TEST(NpzTest, RoundsFloatToBFloat16NearestEven) {
+  auto fromBits = [](uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  };
+  EXPECT_EQ(floatToBFloat16(1.0f), 0x3f80);
+  EXPECT_EQ(floatToBFloat16(-5.0f), 0xc0a0);
+  // Below, at and above half an ulp; ties go to the even neighbour.
+  EXPECT_EQ(floatToBFloat16(fromBits(0x3f807fff)), 0x3f80);
+  EXPECT_EQ(floatToBFloat16(fromBits(0x3f808000)), 0x3f80); // tie, even
+  EXPECT_EQ(floatToBFloat16(fromBits(0x3f818000)), 0x3f82); // tie, up to even
+  EXPECT_EQ(floatToBFloat16(fromBits(0x3f808001)), 0x3f81);
+  EXPECT_EQ(floatToBFloat16(fromBits(0xbf80c000)), 0xbf81); // sign kept
+  // The largest finite float rounds up to infinity; infinities and zeros
+  // stay; a NaN stays a NaN (its payload truncated, made quiet).
+  EXPECT_EQ(floatToBFloat16(std::numeric_limits<float>::max()), 0x7f80);
+  EXPECT_EQ(floatToBFloat16(-std::numeric_limits<float>::infinity()), 0xff80);
+  EXPECT_EQ(floatToBFloat16(-0.0f), 0x8000);
+  EXPECT_TRUE(std::isnan(roundToBFloat16(fromBits(0x7f800001))));
+  EXPECT_TRUE(std::isnan(roundToBFloat16(std::nanf(""))));
+  // Round trip: a bf16 value is exact.
+  EXPECT_EQ(roundToBFloat16(bfloat16ToFloat(0x3e9a)), bfloat16ToFloat(0x3e9a));
 }
 
 TEST(NpzTest, ReadsFortranOrderAsRowMajor) {

@@ -91,6 +91,26 @@ def RNNStridedCopiesToLinalgPass : Pass<"rnn-strided-copies-to-linalg"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def RNNStoreBF16AsBitsPass : Pass<"rnn-store-bf16-as-bits", "mlir::ModuleOp"> {
+  let summary = "keep bf16 buffers as uint16 bit patterns, widened by librnnrt";
+  let description = [{
+    C99 has no bfloat16 type (EmitC would print the compiler extension
+    `__bf16`), so for the C path bf16 params (`param_dtype: bfloat16`) are
+    stored as their bit patterns: every bf16 buffer becomes a `ui16` buffer
+    of the same bits (constant `memref.global`s are bit cast; views keep
+    their shape and strides), and each load of one, which only a widening
+    `arith.extf` to f32 may read, becomes a `ui16` load passed to
+    `rnnrt_bf16_to_f32` (a `static inline` function of `rnnrt/rnnrt.h`:
+    the bits shifted into the top half of a float, exact). The weights keep
+    two bytes each, and the maths is f32 as on the LLVM path.
+
+    Anything else on bf16 (a store, a function argument, another reader of
+    a load) is an error naming the op: generated code only reads constant
+    bf16 params.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
 def RNNConvertBuffersToEmitCPass
     : Pass<"rnn-convert-buffers-to-emitc", "mlir::ModuleOp"> {
   let summary = "lower the entry point on buffers to EmitC, buffers as C pointers";

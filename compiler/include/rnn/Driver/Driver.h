@@ -63,6 +63,12 @@ struct CompileOptions {
   /// Rows (batch x steps) per block of a long time loop, at least.
   int64_t timeBlockRows = kDefaultTimeBlockRows;
   Optimize optimize = Optimize::Default;
+  /// Non-zero (LLVM path): this register block (rows x columns) instead of
+  /// the target's (selectMatmulBlock). For tests: AVX-512's 4 x 64 block,
+  /// and the batch-1 overlap it enables, run on any x86-64 host (LLVM
+  /// splits the 512-bit vectors), so its code is checked where it cannot
+  /// be timed.
+  int64_t blockRows = 0, blockColumns = 0;
 };
 
 /// One parameter of a model's entry point `<name>_run`, in call order (the

@@ -60,6 +60,11 @@ enum class ParamsLayout { Linen, NNX };
 enum class InitialCarry { Zeros, Input };
 enum class PaddedOutputs { Compute, Zeros };
 
+/// The element type a cell's params are stored in (Flax's `param_dtype`).
+/// Computation is float32 whatever it is: bfloat16 params are widened
+/// exactly where they are read.
+enum class ParamDtype { Float32, BFloat16 };
+
 struct Cell {
   CellKind kind = CellKind::LSTM;
   int64_t features = 0;
@@ -70,6 +75,8 @@ struct Cell {
   std::vector<int64_t> kernelSize;  ///< ConvLSTMCell only
   bool useBias = true;              ///< ConvLSTMCell only
   std::string params;               ///< '/'-joined param path of this cell
+  /// The cell's `param_dtype`, else the model's (applied when parsing ends).
+  ParamDtype paramDtype = ParamDtype::Float32;
   llvm::SMLoc loc;                  ///< the `cell:` value in the spec
 
   /// True for cells whose carry is (c, h); the others carry h only.
@@ -154,6 +161,8 @@ struct Model {
   std::string name;
   ParamsLayout paramsLayout = ParamsLayout::Linen;
   PaddedOutputs paddedOutputs = PaddedOutputs::Compute;
+  /// The top-level `param_dtype`: the default of every cell's.
+  ParamDtype paramDtype = ParamDtype::Float32;
   std::vector<int64_t> batch;    ///< static batch dims, possibly empty
   int64_t time = 0;              ///< T, or its maximum when runtimeTime
   /// `time: {max: N}`: the entry point takes the actual number of steps
@@ -188,7 +197,8 @@ const char *stringify(ParamsLayout layout);  ///< "linen", "nnx"
 const char *stringify(InitialCarry carry);   ///< "zeros", "input"
 const char *stringify(PaddedOutputs padded); ///< "compute", "zeros"
 const char *stringify(Layer::Kind kind);     ///< "RNN", "Bidirectional", "Dense", ...
-const char *stringify(PoolFn fn);            ///< "last", "first", ..., "final_carry"
+const char *stringify(PoolFn fn);
+const char *stringify(ParamDtype dtype);     ///< "float32", "bfloat16"            ///< "last", "first", ..., "final_carry"
 
 } // namespace rnnc::spec
 

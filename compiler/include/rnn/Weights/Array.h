@@ -86,6 +86,12 @@ llvm::Error checkShape(llvm::ArrayRef<int64_t> shape, DType dtype,
 float halfToFloat(uint16_t bits);
 float bfloat16ToFloat(uint16_t bits);
 
+/// `value` rounded to bfloat16, round to nearest, ties to even (as
+/// jnp.asarray(x, jnp.bfloat16) rounds), as its bit pattern or widened back
+/// to float (exact). NaNs stay NaNs.
+uint16_t floatToBFloat16(float value);
+float roundToBFloat16(float value);
+
 /// The elements of a floating-point array as float32 (f64 is rounded to
 /// nearest). An integer or bool array, or one whose byte count does not match
 /// its shape, is an error.

@@ -281,13 +281,16 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
         }
         ValueRange carryArgs = args.slice(next, carries.size());
         SmallVector<Value> xi, xh;
+        // Biases of a narrower param type (bf16 params with f32 maths) are
+        // widened exactly where they are read.
+        auto addBias = [&](Value product, Value bias) -> Value {
+          if (bias.getType() != product.getType())
+            bias = arith::ExtFOp::create(nb, nloc, product.getType(), bias);
+          return arith::AddFOp::create(nb, nloc, product, bias);
+        };
         for (int64_t k = 0; k < gates; ++k) {
-          xi.push_back(products.bi
-                           ? arith::AddFOp::create(nb, nloc, gi[k], bi[k])
-                           : Value(gi[k]));
-          xh.push_back(products.bh
-                           ? arith::AddFOp::create(nb, nloc, gh[k], bh[k])
-                           : Value(gh[k]));
+          xi.push_back(products.bi ? addBias(gi[k], bi[k]) : Value(gi[k]));
+          xh.push_back(products.bh ? addBias(gh[k], bh[k]) : Value(gh[k]));
         }
         SmallVector<Value> carryValues(carryArgs.begin(), carryArgs.end());
         SmallVector<Value> results = body(nb, nloc, xi, xh, carryValues);

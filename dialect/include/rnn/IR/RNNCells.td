@@ -18,6 +18,12 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 // Static shapes only: every size is fixed at compile time (run-time sizes are
 // scalar operands of the ops that take them), so a `?` is a verifier error
 // here rather than invalid IR several passes later.
+//
+// Element types (the verifiers, RNNCells.cpp): the activations (input and
+// carries) share one float type. A dense cell's params (kernels and biases)
+// share one too: the activations', or bf16 with f32 activations (Flax's
+// `param_dtype=bfloat16`: the lowering widens each param where it reads it,
+// and the maths is f32). ConvLSTM's params have the activations' type.
 def RNN_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
 
 // The operands shared by gated cells: input, fused kernels, optional biases.
