@@ -76,7 +76,7 @@ func.func @m_run(%x: memref<2x4x3xf32> {rnn.name = "x"}, %l: memref<2xi32> {rnn.
           %v = memref.load %step[%b, %f] : memref<2x3xf32, strided<[12, 1], offset: ?>>
           %wv = memref.load %w[%b, %f] : memref<2x3xf32>
           // CHECK:      %[[E1:.*]] = call_opaque "expm1f"
-          // CHECK:      %[[TH:.*]] = call_opaque "tanhf"(%[[E1]]) : (f32) -> f32
+          // CHECK:      %[[TH:.*]] = call_opaque "rnnrt_tanhf"(%[[E1]]) : (f32) -> f32
           %s = arith.addf %v, %wv : f32
           %e = math.expm1 %s : f32
           %th = math.tanh %e : f32
@@ -128,4 +128,27 @@ func.func private @helper(%m: memref<2x6xf32>) -> f32 {
 func.func @caller(%m: memref<2x6xf32>) -> f32 {
   %v = func.call @helper(%m) : (memref<2x6xf32>) -> f32
   return %v : f32
+}
+
+// -----
+
+// The gates' maths on f32 is librnnrt's inline, errno-free rnnrt_expf and
+// rnnrt_tanhf, a contractable fma its RNNRT_MULADDF (rnnrt/rnnrt_math.h);
+// an fma that must be exact, and f64, stay libm's.
+// CHECK-LABEL: emitc.func @gate_maths(
+// CHECK-SAME:    %[[X:.*]]: f32, %[[D:.*]]: f64)
+// CHECK-NEXT:  %[[E:.*]] = call_opaque "rnnrt_expf"(%[[X]]) : (f32) -> f32
+// CHECK-NEXT:  %[[T:.*]] = call_opaque "rnnrt_tanhf"(%[[E]]) : (f32) -> f32
+// CHECK-NEXT:  %[[M:.*]] = call_opaque "RNNRT_MULADDF"(%[[T]], %[[X]], %[[E]]) : (f32, f32, f32) -> f32
+// CHECK-NEXT:  %[[F:.*]] = call_opaque "fmaf"(%[[M]], %[[X]], %[[E]]) : (f32, f32, f32) -> f32
+// CHECK-NEXT:  %[[DT:.*]] = call_opaque "tanh"(%[[D]]) : (f64) -> f64
+func.func @gate_maths(%x: f32, %d: f64) -> f32 {
+  %e = math.exp %x : f32
+  %t = math.tanh %e : f32
+  %m = math.fma %t, %x, %e : f32
+  %f = math.fma %m, %x, %e {rnn.exact_fma} : f32
+  %dt = math.tanh %d : f64
+  %r = arith.truncf %dt : f64 to f32
+  %s = arith.addf %f, %r : f32
+  return %s : f32
 }

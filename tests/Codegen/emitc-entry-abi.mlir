@@ -13,6 +13,7 @@
 // CHECK-NEXT: emitc.include <"stddef.h">
 // CHECK-NEXT: emitc.include <"stdint.h">
 // CHECK-NEXT: emitc.include "rnnrt/rnnrt.h"
+// CHECK-NEXT: emitc.include "rnnrt/rnnrt_math.h"
 // CHECK-NEXT: emitc.verbatim "#ifndef RNNC_ALIGNED
 // CHECK:      emitc.verbatim "RNNC_ALIGNED"
 // CHECK-NEXT: emitc.global static const @w

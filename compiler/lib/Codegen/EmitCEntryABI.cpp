@@ -99,6 +99,7 @@ struct RNNEmitCEntryABIPass
     for (StringRef header : {"math.h", "stdbool.h", "stddef.h", "stdint.h"})
       emitc::IncludeOp::create(b, loc, header, /*is_standard_include=*/true);
     emitc::IncludeOp::create(b, loc, "rnnrt/rnnrt.h");
+    emitc::IncludeOp::create(b, loc, "rnnrt/rnnrt_math.h");
     auto globals = llvm::to_vector(module.getOps<emitc::GlobalOp>());
     if (globals.empty())
       return;

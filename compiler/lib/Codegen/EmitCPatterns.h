@@ -32,7 +32,10 @@ void populateFuncToEmitCPointerPatterns(
     const TypeConverter &converter, const llvm::StringSet<> &externalCallees,
     RewritePatternSet &patterns);
 
-/// Math ops on f32/f64 to calls of libm's C99 functions (`tanhf`, `tanh`).
+/// Math ops on f32/f64 to calls of libm's C99 functions (`tanhf`, `tanh`),
+/// but f32 exp and tanh to librnnrt's inline `rnnrt_expf`, `rnnrt_tanhf`
+/// and f32 fma (unless marked rnn.exact_fma) to its `RNNRT_MULADDF`, all in
+/// rnnrt/rnnrt_math.h.
 void populateMathToLibmEmitCPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 
