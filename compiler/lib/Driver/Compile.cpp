@@ -216,22 +216,25 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   // costs RAM that is scarce; speed mode's code stays as it is.
   if (codegen.ramLean && isMicrocontroller(options.target))
     codegen.workspaceAlignment = 8;
-  // The C is the same for every target, but a --target or --cpu that
-  // names nothing is an error on both paths.
+  // C is built from scalar register blocks sized for the target (without
+  // --target or --cpu: 4 x 4); a --target or --cpu that names nothing is
+  // an error on both paths.
   bool checkTarget =
       !options.target.triple.empty() || !options.target.cpu.empty();
-  if (codegen.path == CodegenPath::LLVM || checkTarget) {
-    llvm::Expected<MatmulBlock> block = selectMatmulBlock(options.target);
+  {
+    llvm::Expected<MatmulBlock> block =
+        codegen.path == CodegenPath::LLVM ? selectMatmulBlock(options.target)
+        : checkTarget                     ? selectCMatmulBlock(options.target)
+                                          : MatmulBlock{4, 4, false};
     if (!block) {
       // About --target and --cpu, not a line of the spec.
       llvm::WithColor::error(llvm::errs(), "rnnc")
           << llvm::toString(block.takeError()) << "\n";
       return failure();
     }
-    if (codegen.path == CodegenPath::LLVM) {
-      codegen.blockRows = block->rows;
-      codegen.blockColumns = block->columns;
-    }
+    codegen.blockRows = block->rows;
+    codegen.blockColumns = block->columns;
+    codegen.scalarMatmuls = !block->vector;
   }
   PassManager toBuffers(&ctx);
   buildRNNToBuffersPipeline(toBuffers, codegen);

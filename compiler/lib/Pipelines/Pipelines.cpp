@@ -41,13 +41,20 @@ constexpr llvm::StringLiteral kVectorizeMatmuls =
     "canonicalize,"
     "loop-invariant-subset-hoisting,canonicalize,rnn-pack-weight-panels";
 
+/// Matmuls still in linalg: on vector targets, loops (i, k, j) whose inner
+/// loop the backend vectorizes; on scalar targets (CodegenOptions::
+/// scalarMatmuls: Cortex-M, C), blocks of {0} x ({1} / rows) accumulators
+/// carried through the loop over k.
+constexpr llvm::StringLiteral kReorderMatmulLoops = "rnn-reorder-matmul-loops";
+constexpr llvm::StringLiteral kBlockMatmuls =
+    "rnn-block-matmuls{{tile-m={0} accumulators={1}}";
+
 /// -> buffers, as loops. Outputs are built in the caller's buffers by
 /// rnn-write-outputs-in-place rather than upstream's eliminate-empty-tensors:
 /// after CSE one tensor.empty can seed several values (c and h of a cell,
 /// the initial and the final carries), and the elimination then made them
 /// share one output buffer (caught by the equivalence suite).
 constexpr llvm::StringLiteral kBufferize =
-    "rnn-reorder-matmul-loops,"
     "canonicalize,cse,rnn-fuse-output-copies,"
     "rnn-write-outputs-in-place,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize,canonicalize,cse,canonicalize,"
@@ -92,7 +99,7 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                       .str());
   if (!options.ramLean)
     addPipeline(pm, kHoistInputProjection);
-  if (options.path == CodegenPath::LLVM) {
+  if (options.path == CodegenPath::LLVM && !options.scalarMatmuls) {
     // Batch 1 runs a piece of the input projection in the loop over k of
     // each step's recurrent matmul; the two share one block's accumulators,
     // which leaves too few for the recurrence with 16 vector registers
@@ -105,6 +112,12 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                                   options.alternateSweeps ? "true" : "false")
                         .str());
   }
+  if (options.scalarMatmuls)
+    addPipeline(pm, llvm::formatv(kBlockMatmuls.data(), options.blockRows,
+                                  options.blockRows * options.blockColumns)
+                        .str());
+  else
+    addPipeline(pm, kReorderMatmulLoops);
   addPipeline(pm,
               llvm::formatv(kBufferize.data(), options.workspaceAlignment).str());
 }

@@ -208,10 +208,32 @@ rnnc::selectMatmulBlock(const TargetOptions &options) {
     return machine.takeError();
   const llvm::MCSubtargetInfo *subtarget =
       machine->machine->getMCSubtargetInfo();
-  if (machine->machine->getTargetTriple().isX86() &&
-      subtarget->checkFeatures("+avx512f"))
+  const llvm::Triple &triple = machine->machine->getTargetTriple();
+  if (triple.isX86() && subtarget->checkFeatures("+avx512f"))
     return MatmulBlock{4, 64};
-  return MatmulBlock{4, 16};
+  // 32-bit NEON flushes denormals, so LLVM keeps IEEE float maths on VFP
+  // there: only MVE (Armv8.1-M) is a vector unit for floats on 32-bit Arm.
+  bool vector = triple.isX86() || triple.isAArch64() ||
+                ((triple.isARM() || triple.isThumb()) &&
+                 subtarget->checkFeatures("+mve.fp")) ||
+                (triple.isRISCV() && subtarget->checkFeatures("+v"));
+  if (vector)
+    return MatmulBlock{4, 16};
+  bool floatRegisters =
+      (triple.isARM() || triple.isThumb())
+          ? subtarget->checkFeatures("+fpregs")
+          : !triple.isRISCV() || subtarget->checkFeatures("+f");
+  if (floatRegisters)
+    return MatmulBlock{4, 4, /*vector=*/false};
+  return MatmulBlock{2, 2, /*vector=*/false};
+}
+
+llvm::Expected<MatmulBlock>
+rnnc::selectCMatmulBlock(const TargetOptions &options) {
+  llvm::Expected<MatmulBlock> block = selectMatmulBlock(options);
+  if (!block || !block->vector)
+    return block;
+  return MatmulBlock{4, 4, /*vector=*/false};
 }
 
 bool rnnc::isMicrocontroller(const TargetOptions &options) {

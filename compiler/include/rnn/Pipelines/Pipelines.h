@@ -17,8 +17,12 @@ constexpr int64_t kDefaultTimeBlockRows = 256;
 /// How the model is lowered to buffers.
 struct CodegenOptions {
   CodegenPath path = CodegenPath::LLVM;
-  /// The register block of the matmuls (LLVM path).
+  /// The register block of the matmuls: vector code on the LLVM path,
+  /// scalar blocks (rnn-block-matmuls) with scalarMatmuls.
   int64_t blockRows = 4, blockColumns = 64;
+  /// Matmuls as blocks of scalar accumulators instead of vector code: for
+  /// targets without a vector unit, and for C.
+  bool scalarMatmuls = false;
   /// Step outputs per block of a long time loop; 0: no blocks.
   int64_t timeBlockBytes = kDefaultTimeBlockBytes;
   /// Rows (batch x steps) per block of a long time loop, at least.
