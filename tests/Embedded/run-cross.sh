@@ -85,7 +85,7 @@ generated=("$out"/*."$ext")
 
 read -r -a extra_cflags <<<"${RNN_CROSS_CFLAGS:-}"
 read -r -a extra_qemu <<<"${RNN_CROSS_QEMU_FLAGS:-}"
-flags=(-std=c99 -Wall -Wextra -Werror -O2 -DEXAMPLE_RUNS=1 "${cflags[@]}"
+flags=(-std=c99 -Wall -Wextra -Werror -Wcast-qual -Wcast-align -O2 -DEXAMPLE_RUNS=1 "${cflags[@]}"
        ${extra_cflags[@]+"${extra_cflags[@]}"}
        -I "$out" -I "$src" -I "$root/examples" -I "$root/runtime/include")
 sources=("$src/main.c" "${generated[@]}" "$root"/runtime/src/*.c)
