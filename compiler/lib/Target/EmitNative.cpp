@@ -163,6 +163,14 @@ static llvm::Expected<Machine> createTargetMachine(const TargetOptions &options)
     if (std::optional<std::string> fpu = defaultArmFpu(triple))
       features = *fpu;
   }
+  // On Cortex-M, a contractable multiply-add (llvm.fmuladd) is one VFMA
+  // rather than VMUL + VADD: LLVM's M4/M33 tuning prefers the pair (1 + 1
+  // cycles against VFMA's 3 on the M4), but on cores fetching from flash
+  // without a cache half the instructions and code are worth more, and it
+  // is what GCC emits for the C path (the M7 pipelines VFMA anyway).
+  // Exact fmas are VFMA either way; cores without FMA ignore it.
+  if (triple.isArmMClass() || llvm::StringRef(cpu).starts_with("cortex-m"))
+    features += features.empty() ? "-slowfpvfmx" : ",-slowfpvfmx";
   // Linux on RISC-V is RV64GC (RV32GC) with the double-float ABI.
   if (triple.isRISCV() && options.cpu.empty() && triple.isOSLinux())
     features = "+m,+a,+f,+d,+c";
