@@ -2,7 +2,8 @@
 # Cross-compiles one example for another machine and runs it under qemu:
 #   tests/Embedded/run-cross.sh NAME PLATFORM PATH BUILD_DIR [OUT_DIR]
 #
-# NAME is a folder of examples/; PATH is `llvm` (rnnc's object file) or `c`
+# NAME is a folder of examples/ (or of $RNN_CROSS_SRC: a folder holding
+# specs, their weights and a main.c); PATH is `llvm` (rnnc's object file) or `c`
 # (rnnc's C99, built by the cross compiler); PLATFORM is one of
 #   host      this machine, built by $CC (default cc): what the others
 #             must print
@@ -31,7 +32,7 @@ if [ $# -ne 4 ] && [ $# -ne 5 ]; then
 fi
 name="$1" platform="$2" path="$3"
 build="$(cd "$4" && pwd)"
-src="$root/examples/$name"
+src="${RNN_CROSS_SRC:-$root/examples}/$name"
 out="${5:-$build/tests/Embedded/cross/$name-$platform-$path}"
 
 case "$platform" in
