@@ -54,9 +54,12 @@ static inline float rnnrt_expf(float x) {
   float t, n, r, p, scale;
   uint32_t bits;
   /* Clamped so that n stays in [-126, 128]; a NaN compares false and is
-   * kept. */
-  x = x > 88.72283935546875f ? 88.72283935546875f : x;
-  x = x < -87.33654022216797f ? -87.33654022216797f : x;
+   * kept. One test (|x| < 87) leaves the clamps to the rare values beyond,
+   * where the gates saturate. */
+  if (!(x * x < 7569.0f)) {
+    x = x > 88.72283935546875f ? 88.72283935546875f : x;
+    x = x < -87.33654022216797f ? -87.33654022216797f : x;
+  }
   t = RNNRT_MULADDF(x, 1.44269504088896341f, rounder);
   n = t - rounder;
   /* r = x - n ln 2, with ln 2 in two parts (Cody and Waite): n times the
