@@ -278,8 +278,14 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       func.removeArgAttr(i, rnn::kTimeAxisAttrName);
     }
   });
+  llvm::Expected<unsigned> indexBits = indexBitwidth(options.target);
+  if (!indexBits) {
+    llvm::WithColor::error(llvm::errs(), "rnnc")
+        << llvm::toString(indexBits.takeError()) << "\n";
+    return failure();
+  }
   PassManager toLLVM(&ctx);
-  buildBuffersToLLVMPipeline(toLLVM);
+  buildBuffersToLLVMPipeline(toLLVM, *indexBits);
   if (failed(toLLVM.run(*module)) ||
       failed(addInfoToLLVMModule(*module, loaded.model)))
     return failure();

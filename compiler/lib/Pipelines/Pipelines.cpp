@@ -64,16 +64,18 @@ constexpr llvm::StringLiteral kBufferize =
 
 /// exp and tanh as polynomials vectorize; C keeps libm, since EmitC cannot
 /// express the approximations' float/int bit casts. Vector transfers are
-/// unrolled to rows and contractions lowered to broadcasts and FMAs.
+/// unrolled to rows and contractions lowered to broadcasts and FMAs. {0}
+/// sets the width of `index` (empty: 64 bits; on 32-bit targets 32, so
+/// that loop counters and addresses are not pairs of registers).
 constexpr llvm::StringLiteral kBuffersToLLVM =
     "rnn-interleave-math-loops,rnn-approximate-math,"
-    "convert-vector-to-scf{full-unroll=true},"
+    "convert-vector-to-scf{{full-unroll=true},"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-    "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
-    "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
-    "convert-arith-to-llvm,"
-    "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-    "convert-cf-to-llvm,reconcile-unrealized-casts";
+    "convert-vector-to-llvm{{vector-contract-lowering=outerproduct},"
+    "finalize-memref-to-llvm{{{0}},convert-math-to-llvm,convert-math-to-libm,"
+    "convert-arith-to-llvm{{{0}},"
+    "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1 {0}},"
+    "convert-cf-to-llvm{{{0}},reconcile-unrealized-casts";
 
 /// Buffers become C pointers (rnn-convert-buffers-to-emitc); affine.apply
 /// (convolutions) becomes arith first, and maximumf and friends compares and
@@ -122,17 +124,26 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
               llvm::formatv(kBufferize.data(), options.workspaceAlignment).str());
 }
 
-void rnnc::buildBuffersToLLVMPipeline(OpPassManager &pm) {
-  addPipeline(pm, kBuffersToLLVM);
+void rnnc::buildBuffersToLLVMPipeline(OpPassManager &pm,
+                                      unsigned indexBitwidth) {
+  std::string width =
+      indexBitwidth ? llvm::formatv("index-bitwidth={0}", indexBitwidth).str()
+                    : std::string();
+  addPipeline(pm, llvm::formatv(kBuffersToLLVM.data(), width).str());
 }
 
 void rnnc::buildBuffersToEmitCPipeline(OpPassManager &pm) {
   addPipeline(pm, kBuffersToEmitC);
 }
 
+/// rnnc's defaults without --target: C from 4 x 4 scalar blocks.
 static rnnc::CodegenOptions codegenFor(rnnc::CodegenPath path, bool ramLean) {
   rnnc::CodegenOptions options{path};
   options.ramLean = ramLean;
+  if (path == rnnc::CodegenPath::C) {
+    options.scalarMatmuls = true;
+    options.blockRows = options.blockColumns = 4;
+  }
   return options;
 }
 

@@ -244,6 +244,13 @@ rnnc::selectCMatmulBlock(const TargetOptions &options) {
   return MatmulBlock{4, 4, /*vector=*/false};
 }
 
+llvm::Expected<unsigned> rnnc::indexBitwidth(const TargetOptions &options) {
+  auto machine = createTargetMachine(options);
+  if (!machine)
+    return machine.takeError();
+  return machine->machine->getTargetTriple().isArch32Bit() ? 32u : 0u;
+}
+
 bool rnnc::isMicrocontroller(const TargetOptions &options) {
   if (llvm::StringRef(options.cpu).starts_with("cortex-m"))
     return true;

@@ -44,8 +44,10 @@ struct CodegenOptions {
 void buildRNNToBuffersPipeline(mlir::OpPassManager &pm,
                                const CodegenOptions &options);
 
-/// The entry point on buffers -> the LLVM dialect.
-void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm);
+/// The entry point on buffers -> the LLVM dialect, with `index` of
+/// `indexBitwidth` bits (0: the default, 64).
+void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm,
+                                unsigned indexBitwidth = 0);
 
 /// The entry point on buffers -> the EmitC dialect, ready for C emission.
 void buildBuffersToEmitCPipeline(mlir::OpPassManager &pm);

@@ -46,6 +46,11 @@ llvm::Expected<MatmulBlock> selectMatmulBlock(const TargetOptions &options);
 /// 4 x 4 scalars (the C compiler vectorizes what it can).
 llvm::Expected<MatmulBlock> selectCMatmulBlock(const TargetOptions &options);
 
+/// The width of `index` in the target's code: 32 on 32-bit targets (Arm,
+/// Cortex-M, RV32), whose pointers and sizes are 32 bits, else 0 (MLIR's
+/// default, 64). Fails like emitNative for an unknown target.
+llvm::Expected<unsigned> indexBitwidth(const TargetOptions &options);
+
 /// Whether the target is a microcontroller, where RAM is what runs out
 /// first: an M-profile Arm triple (thumbv6m, thumbv7m, thumbv7em,
 /// thumbv8m.*, thumbv8.1m.main) or a Cortex-M CPU. rnnc lowers for RAM
