@@ -27,20 +27,25 @@ func.func @m_run(%x: memref<2x4x3xf32> {rnn.name = "x"}, %l: memref<2xi32> {rnn.
   %i4 = arith.constant 4 : i64
   %zero = arith.constant 0 : i32
   %false = arith.constant 0 : i32
-  // The global decays to a pointer; const is cast away (it is only read).
-  // CHECK:      %[[G:.*]] = get_global @rnnc_constant_2x3xf32 : !emitc.array<6xf32>
-  // CHECK-NEXT: %[[GP:.*]] = cast %[[G]] : !emitc.array<6xf32> to !emitc.ptr<f32>
+  // The global's address as a pointer; const is cast away (it is only
+  // read) through uintptr_t, which -Wcast-qual accepts.
+  // CHECK:      %[[G:.*]] = literal "(uintptr_t) rnnc_constant_2x3xf32" : !emitc.opaque<"uintptr_t">
+  // CHECK-NEXT: %[[GP:.*]] = cast %[[G]] : !emitc.opaque<"uintptr_t"> to !emitc.ptr<f32>
   %w = memref.get_global @__constant_2x3xf32 : memref<2x3xf32>
   // A buffer passed to librnnrt is the pointer itself.
   // CHECK:      %[[STATUS:.*]] = call_opaque "rnnrt_check_seq_lengths"(%[[L]], %{{.*}}, %{{.*}}) : (!emitc.ptr<i32>, i64, i64) -> i32
   %lp = memref.reinterpret_cast %l to offset: [0], sizes: [1], strides: [1] : memref<2xi32> to memref<1xi32>
   %status = func.call @rnnrt_check_seq_lengths(%lp, %i2, %i4) : (memref<1xi32>, i64, i64) -> i32
-  // View at byte 0: a cast; at byte 128: the address of that byte.
-  // CHECK:      %[[T0:.*]] = cast %[[WS]] : !emitc.ptr<i8> to !emitc.ptr<f32>
+  // View at byte 0: a cast; at byte 128: the address of that byte. Both go
+  // through void *, which -Wcast-align accepts (the workspace's offsets are
+  // aligned).
+  // CHECK:      %[[V0:.*]] = cast %[[WS]] : !emitc.ptr<i8> to !emitc.ptr<!emitc.opaque<"void">>
+  // CHECK-NEXT: %[[T0:.*]] = cast %[[V0]] : !emitc.ptr<!emitc.opaque<"void">> to !emitc.ptr<f32>
   // CHECK-NEXT: %[[B128:.*]] = literal "128" : !emitc.size_t
   // CHECK-NEXT: %[[BYTE:.*]] = subscript %[[WS]][%[[B128]]] : (!emitc.ptr<i8>, !emitc.size_t) -> !emitc.lvalue<i8>
   // CHECK-NEXT: %[[ADDR:.*]] = address_of %[[BYTE]] : !emitc.lvalue<i8>
-  // CHECK-NEXT: %[[T1:.*]] = cast %[[ADDR]] : !emitc.ptr<i8> to !emitc.ptr<f32>
+  // CHECK-NEXT: %[[V1:.*]] = cast %[[ADDR]] : !emitc.ptr<i8> to !emitc.ptr<!emitc.opaque<"void">>
+  // CHECK-NEXT: %[[T1:.*]] = cast %[[V1]] : !emitc.ptr<!emitc.opaque<"void">> to !emitc.ptr<f32>
   %t0 = memref.view %ws[%c0][] : memref<256xi8> to memref<2x4x3xf32>
   %t1 = memref.view %ws[%c128][] : memref<256xi8> to memref<2x3xf32>
   // An unused status is not a C variable.
@@ -76,7 +81,7 @@ func.func @m_run(%x: memref<2x4x3xf32> {rnn.name = "x"}, %l: memref<2xi32> {rnn.
           %v = memref.load %step[%b, %f] : memref<2x3xf32, strided<[12, 1], offset: ?>>
           %wv = memref.load %w[%b, %f] : memref<2x3xf32>
           // CHECK:      %[[E1:.*]] = call_opaque "expm1f"
-          // CHECK:      %[[TH:.*]] = call_opaque "tanhf"(%[[E1]]) : (f32) -> f32
+          // CHECK:      %[[TH:.*]] = call_opaque "rnnrt_tanhf"(%[[E1]]) : (f32) -> f32
           %s = arith.addf %v, %wv : f32
           %e = math.expm1 %s : f32
           %th = math.tanh %e : f32
@@ -128,4 +133,27 @@ func.func private @helper(%m: memref<2x6xf32>) -> f32 {
 func.func @caller(%m: memref<2x6xf32>) -> f32 {
   %v = func.call @helper(%m) : (memref<2x6xf32>) -> f32
   return %v : f32
+}
+
+// -----
+
+// The gates' maths on f32 is librnnrt's inline, errno-free rnnrt_expf and
+// rnnrt_tanhf, a contractable fma its RNNRT_MULADDF (rnnrt/rnnrt_math.h);
+// an fma that must be exact, and f64, stay libm's.
+// CHECK-LABEL: emitc.func @gate_maths(
+// CHECK-SAME:    %[[X:.*]]: f32, %[[D:.*]]: f64)
+// CHECK-NEXT:  %[[E:.*]] = call_opaque "rnnrt_expf"(%[[X]]) : (f32) -> f32
+// CHECK-NEXT:  %[[T:.*]] = call_opaque "rnnrt_tanhf"(%[[E]]) : (f32) -> f32
+// CHECK-NEXT:  %[[M:.*]] = call_opaque "RNNRT_MULADDF"(%[[T]], %[[X]], %[[E]]) : (f32, f32, f32) -> f32
+// CHECK-NEXT:  %[[F:.*]] = call_opaque "fmaf"(%[[M]], %[[X]], %[[E]]) : (f32, f32, f32) -> f32
+// CHECK-NEXT:  %[[DT:.*]] = call_opaque "tanh"(%[[D]]) : (f64) -> f64
+func.func @gate_maths(%x: f32, %d: f64) -> f32 {
+  %e = math.exp %x : f32
+  %t = math.tanh %e : f32
+  %m = math.fma %t, %x, %e : f32
+  %f = math.fma %m, %x, %e {rnn.exact_fma} : f32
+  %dt = math.tanh %d : f64
+  %r = arith.truncf %dt : f64 to f32
+  %s = arith.addf %f, %r : f32
+  return %s : f32
 }

@@ -4,7 +4,8 @@
 // RUN: %cc_strict -fsyntax-only -I%rnn_src_root/runtime/include %t.c
 
 // Inputs become `const T *` and the workspace `void *`, as the header
-// declares them; the body casts them back. Outputs stay `T *`. Unused
+// declares them; the body casts them back (inputs through uintptr_t, which
+// -Wcast-qual accepts: the code never writes them). Outputs stay `T *`. Unused
 // parameters are voided. The module gets its includes, and each constant
 // global the alignment macro.
 
@@ -13,6 +14,7 @@
 // CHECK-NEXT: emitc.include <"stddef.h">
 // CHECK-NEXT: emitc.include <"stdint.h">
 // CHECK-NEXT: emitc.include "rnnrt/rnnrt.h"
+// CHECK-NEXT: emitc.include "rnnrt/rnnrt_math.h"
 // CHECK-NEXT: emitc.verbatim "#ifndef RNNC_ALIGNED
 // CHECK:      emitc.verbatim "RNNC_ALIGNED"
 // CHECK-NEXT: emitc.global static const @w
@@ -23,8 +25,10 @@
 // CHECK-SAME:    %[[Y:.*]]: !emitc.ptr<f32> {rnn.name = "y", rnn.output},
 // CHECK-SAME:    %[[H:.*]]: !emitc.ptr<f32> {rnn.name = "carry/l0/h", rnn.output},
 // CHECK-SAME:    %[[WS:.*]]: !emitc.ptr<!emitc.opaque<"void">> {rnn.workspace}) -> i32
-// CHECK-NEXT:  %[[XF:.*]] = cast %[[X]] : !emitc.ptr<!emitc.opaque<"const float">> to !emitc.ptr<f32>
-// CHECK-NEXT:  %[[LI:.*]] = cast %[[L]] : !emitc.ptr<!emitc.opaque<"const int32_t">> to !emitc.ptr<i32>
+// CHECK-NEXT:  %[[XU:.*]] = cast %[[X]] : !emitc.ptr<!emitc.opaque<"const float">> to !emitc.opaque<"uintptr_t">
+// CHECK-NEXT:  %[[XF:.*]] = cast %[[XU]] : !emitc.opaque<"uintptr_t"> to !emitc.ptr<f32>
+// CHECK-NEXT:  %[[LU:.*]] = cast %[[L]] : !emitc.ptr<!emitc.opaque<"const int32_t">> to !emitc.opaque<"uintptr_t">
+// CHECK-NEXT:  %[[LI:.*]] = cast %[[LU]] : !emitc.opaque<"uintptr_t"> to !emitc.ptr<i32>
 // CHECK-NEXT:  verbatim "(void){};" args %[[H0]] : !emitc.ptr<!emitc.opaque<"const float">>
 // CHECK-NEXT:  verbatim "(void){};" args %[[H]] : !emitc.ptr<f32>
 // CHECK-NEXT:  %[[W8:.*]] = cast %[[WS]] : !emitc.ptr<!emitc.opaque<"void">> to !emitc.ptr<i8>
@@ -35,8 +39,10 @@
 // C:      {{^}}RNNC_ALIGNED{{$}}
 // C-NEXT: static const float w[2] = {
 // C:      int32_t m_run(const float* [[X:v[0-9]+]], const int32_t* [[L:v[0-9]+]], const float* [[H0:v[0-9]+]], float* [[Y:v[0-9]+]], float* [[H:v[0-9]+]], void* [[WS:v[0-9]+]]) {
-// C-NEXT:   float* {{v[0-9]+}} = (float*) [[X]];
-// C-NEXT:   int32_t* {{v[0-9]+}} = (int32_t*) [[L]];
+// C-NEXT:   uintptr_t [[XU:v[0-9]+]] = (uintptr_t) [[X]];
+// C-NEXT:   float* {{v[0-9]+}} = (float*) [[XU]];
+// C-NEXT:   uintptr_t [[LU:v[0-9]+]] = (uintptr_t) [[L]];
+// C-NEXT:   int32_t* {{v[0-9]+}} = (int32_t*) [[LU]];
 // C-NEXT:   (void)[[H0]];
 // C-NEXT:   (void)[[H]];
 // C-NEXT:   int8_t* {{v[0-9]+}} = (int8_t*) [[WS]];

@@ -2,7 +2,8 @@
 # Cross-compiles one example for another machine and runs it under qemu:
 #   tests/Embedded/run-cross.sh NAME PLATFORM PATH BUILD_DIR [OUT_DIR]
 #
-# NAME is a folder of examples/; PATH is `llvm` (rnnc's object file) or `c`
+# NAME is a folder of examples/ (or of $RNN_CROSS_SRC: a folder holding
+# specs, their weights and a main.c); PATH is `llvm` (rnnc's object file) or `c`
 # (rnnc's C99, built by the cross compiler); PLATFORM is one of
 #   host      this machine, built by $CC (default cc): what the others
 #             must print
@@ -31,7 +32,7 @@ if [ $# -ne 4 ] && [ $# -ne 5 ]; then
 fi
 name="$1" platform="$2" path="$3"
 build="$(cd "$4" && pwd)"
-src="$root/examples/$name"
+src="${RNN_CROSS_SRC:-$root/examples}/$name"
 out="${5:-$build/tests/Embedded/cross/$name-$platform-$path}"
 
 case "$platform" in
@@ -85,7 +86,7 @@ generated=("$out"/*."$ext")
 
 read -r -a extra_cflags <<<"${RNN_CROSS_CFLAGS:-}"
 read -r -a extra_qemu <<<"${RNN_CROSS_QEMU_FLAGS:-}"
-flags=(-std=c99 -Wall -Wextra -Werror -O2 -DEXAMPLE_RUNS=1 "${cflags[@]}"
+flags=(-std=c99 -Wall -Wextra -Werror -Wcast-qual -Wcast-align -O2 -DEXAMPLE_RUNS=1 "${cflags[@]}"
        ${extra_cflags[@]+"${extra_cflags[@]}"}
        -I "$out" -I "$src" -I "$root/examples" -I "$root/runtime/include")
 sources=("$src/main.c" "${generated[@]}" "$root"/runtime/src/*.c)

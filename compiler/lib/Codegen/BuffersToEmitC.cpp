@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitCPatterns.h"
+#include "rnn/Codegen/ExactFMA.h"
 #include "rnn/Codegen/Passes.h"
 
 #include "mlir/Conversion/ArithToEmitC/ArithToEmitC.h"
@@ -19,6 +20,8 @@
 #include "mlir/IR/Iterators.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/ScopedHashTable.h"
+
+#include <type_traits>
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNCONVERTBUFFERSTOEMITCPASS
@@ -133,6 +136,32 @@ struct MathToLibm : OpConversionPattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "expected f32 or f64");
     std::string callee = name + (type.isF32() ? "f" : "");
     rewriter.replaceOpWithNewOp<emitc::CallOpaqueOp>(op, type, callee,
+                                                     adaptor.getOperands());
+    return success();
+  }
+
+  std::string name;
+};
+
+/// f32 `op(x, ...)` as a call of librnnrt's header-only `name`
+/// (rnnrt/rnnrt_math.h): errno-free and inlined, so C needs no libm for
+/// it. A benefit above MathToLibm's wins over it; f64 stays with libm.
+template <typename OpTy>
+struct MathToRuntime : OpConversionPattern<OpTy> {
+  MathToRuntime(const TypeConverter &converter, MLIRContext *ctx,
+                StringRef name)
+      : OpConversionPattern<OpTy>(converter, ctx, /*benefit=*/2),
+        name(name) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "expected f32");
+    if constexpr (std::is_same_v<OpTy, math::FmaOp>)
+      if (op->hasAttr(rnn::kExactFMAAttrName))
+        return rewriter.notifyMatchFailure(op, "must stay fmaf");
+    rewriter.replaceOpWithNewOp<emitc::CallOpaqueOp>(op, op.getType(), name,
                                                      adaptor.getOperands());
     return success();
   }
@@ -345,6 +374,9 @@ void mlir::rnn::populateFuncToEmitCPointerPatterns(
 void mlir::rnn::populateMathToLibmEmitCPatterns(const TypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
+  patterns.add<MathToRuntime<math::ExpOp>>(converter, ctx, "rnnrt_expf");
+  patterns.add<MathToRuntime<math::TanhOp>>(converter, ctx, "rnnrt_tanhf");
+  patterns.add<MathToRuntime<math::FmaOp>>(converter, ctx, "RNNRT_MULADDF");
   patterns.add<MathToLibm<math::AbsFOp>>(converter, ctx, "fabs");
   patterns.add<MathToLibm<math::AtanOp>>(converter, ctx, "atan");
   patterns.add<MathToLibm<math::Atan2Op>>(converter, ctx, "atan2");

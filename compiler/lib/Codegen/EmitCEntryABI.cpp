@@ -1,5 +1,6 @@
 //===- EmitCEntryABI.cpp - The header's C signature, in EmitC -------------===//
 
+#include "EmitCPatterns.h"
 #include "rnn/Codegen/Passes.h"
 #include "rnn/IR/RNNDialect.h"
 
@@ -55,7 +56,8 @@ LogicalResult applyEntryABI(emitc::FuncOp func) {
     unsigned i = arg.getArgNumber();
     auto pointer = dyn_cast<emitc::PointerType>(arg.getType());
     Type abiType = arg.getType();
-    if (func.getArgAttr(i, kWorkspaceAttrName)) {
+    bool isWorkspace = static_cast<bool>(func.getArgAttr(i, kWorkspaceAttrName));
+    if (isWorkspace) {
       if (!pointer)
         return func.emitOpError("expected a pointer workspace, found ")
                << arg.getType();
@@ -74,8 +76,18 @@ LogicalResult applyEntryABI(emitc::FuncOp func) {
       arg.setType(abiType);
       inputs[i] = abiType;
       if (!arg.use_empty()) {
-        auto cast = emitc::CastOp::create(b, arg.getLoc(), bodyType, arg);
-        arg.replaceAllUsesExcept(cast, cast);
+        // The workspace (void *) casts plainly; inputs drop const.
+        Value cast =
+            isWorkspace
+                ? emitc::CastOp::create(b, arg.getLoc(), bodyType, arg)
+                      .getResult()
+                : castPointer(b, arg.getLoc(), bodyType, arg,
+                              /*dropsConst=*/true);
+        arg.replaceUsesWithIf(cast, [&](OpOperand &use) {
+          return use.getOwner() != cast.getDefiningOp() &&
+                 use.getOwner() != cast.getDefiningOp()->getOperand(0)
+                                       .getDefiningOp();
+        });
       }
     }
     if (arg.use_empty())
@@ -99,6 +111,7 @@ struct RNNEmitCEntryABIPass
     for (StringRef header : {"math.h", "stdbool.h", "stddef.h", "stdint.h"})
       emitc::IncludeOp::create(b, loc, header, /*is_standard_include=*/true);
     emitc::IncludeOp::create(b, loc, "rnnrt/rnnrt.h");
+    emitc::IncludeOp::create(b, loc, "rnnrt/rnnrt_math.h");
     auto globals = llvm::to_vector(module.getOps<emitc::GlobalOp>());
     if (globals.empty())
       return;

@@ -32,7 +32,18 @@ void populateFuncToEmitCPointerPatterns(
     const TypeConverter &converter, const llvm::StringSet<> &externalCallees,
     RewritePatternSet &patterns);
 
-/// Math ops on f32/f64 to calls of libm's C99 functions (`tanhf`, `tanh`).
+/// `value` (a pointer or an array) as the pointer `type`, in a form C
+/// compilers do not warn about under -Wcast-qual -Wcast-align: through
+/// `uintptr_t` when const is dropped (the code never writes through it),
+/// through `void *` when the alignment grows (a workspace byte offset the
+/// offset assignment aligned).
+Value castPointer(OpBuilder &b, Location loc, Type type, Value value,
+                  bool dropsConst);
+
+/// Math ops on f32/f64 to calls of libm's C99 functions (`tanhf`, `tanh`),
+/// but f32 exp and tanh to librnnrt's inline `rnnrt_expf`, `rnnrt_tanhf`
+/// and f32 fma (unless marked rnn.exact_fma) to its `RNNRT_MULADDF`, all in
+/// rnnrt/rnnrt_math.h.
 void populateMathToLibmEmitCPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 

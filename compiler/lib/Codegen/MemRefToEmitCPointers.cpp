@@ -162,7 +162,8 @@ struct ViewLowering : OpConversionPattern<memref::ViewOp> {
     Value bytes = advance(rewriter, loc, adaptor.getSource(),
                           linearIndex(rewriter, loc, shift, {1}));
     if (bytes.getType() != type)
-      bytes = emitc::CastOp::create(rewriter, loc, type, bytes);
+      bytes = rnn::castPointer(rewriter, loc, type, bytes,
+                               /*dropsConst=*/false);
     rewriter.replaceOp(op, bytes);
     return success();
   }
@@ -327,8 +328,9 @@ struct GlobalLowering : OpConversionPattern<memref::GlobalOp> {
   }
 };
 
-/// `(T *)global`: the C array decays to a pointer (const is cast away; the
-/// code never writes to it).
+/// `(T *) (uintptr_t) global`: the address of the C array (const is cast
+/// away through an integer, which -Wcast-qual accepts; the code never
+/// writes to it).
 struct GetGlobalLowering : OpConversionPattern<memref::GetGlobalOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -337,9 +339,14 @@ struct GetGlobalLowering : OpConversionPattern<memref::GetGlobalOp> {
     Type type = getTypeConverter()->convertType(op.getType());
     if (!type)
       return rewriter.notifyMatchFailure(op, "unsupported buffer type");
-    Value array = emitc::GetGlobalOp::create(
-        rewriter, op.getLoc(), flatArrayType(op.getType()), op.getNameAttr());
-    rewriter.replaceOpWithNewOp<emitc::CastOp>(op, type, array);
+    // EmitC casts an array only to a pointer to its element type, which
+    // would drop const in one step; the array's name as a uintptr_t
+    // literal goes through an integer instead.
+    Value address = emitc::LiteralOp::create(
+        rewriter, op.getLoc(),
+        emitc::OpaqueType::get(rewriter.getContext(), "uintptr_t"),
+        ("(uintptr_t) " + op.getName()).str());
+    rewriter.replaceOpWithNewOp<emitc::CastOp>(op, type, address);
     return success();
   }
 };
@@ -367,4 +374,14 @@ void mlir::rnn::populateMemRefToEmitCPointerPatterns(
                ExtractAlignedPointerLowering, CopyLowering,
                GlobalLowering, GetGlobalLowering>(converter,
                                                   patterns.getContext());
+}
+
+Value mlir::rnn::castPointer(OpBuilder &b, Location loc, Type type,
+                             Value value, bool dropsConst) {
+  Type via = dropsConst ? Type(emitc::OpaqueType::get(b.getContext(),
+                                                      "uintptr_t"))
+                        : Type(emitc::PointerType::get(emitc::OpaqueType::get(
+                              b.getContext(), "void")));
+  Value step = emitc::CastOp::create(b, loc, via, value);
+  return emitc::CastOp::create(b, loc, type, step);
 }

@@ -246,22 +246,32 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   // costs RAM that is scarce; speed mode's code stays as it is.
   if (codegen.ramLean && isMicrocontroller(options.target))
     codegen.workspaceAlignment = 8;
-  // The C is the same for every target, but a --target or --cpu that
-  // names nothing is an error on both paths.
+  // C is built from scalar register blocks sized for the target (without
+  // --target or --cpu: 4 x 4); a --target or --cpu that names nothing is
+  // an error on both paths.
   bool checkTarget =
       !options.target.triple.empty() || !options.target.cpu.empty();
-  if (codegen.path == CodegenPath::LLVM || checkTarget) {
-    llvm::Expected<MatmulBlock> block = selectMatmulBlock(options.target);
+  {
+    llvm::Expected<MatmulBlock> block =
+        codegen.path == CodegenPath::LLVM ? selectMatmulBlock(options.target)
+        : checkTarget                     ? selectCMatmulBlock(options.target)
+                                          : MatmulBlock{4, 4, false};
     if (!block) {
       // About --target and --cpu, not a line of the spec.
       llvm::WithColor::error(llvm::errs(), "rnnc")
           << llvm::toString(block.takeError()) << "\n";
       return failure();
     }
-    if (codegen.path == CodegenPath::LLVM) {
-      codegen.blockRows = options.blockRows ? options.blockRows : block->rows;
-      codegen.blockColumns =
-          options.blockColumns ? options.blockColumns : block->columns;
+    codegen.blockRows = block->rows;
+    codegen.blockColumns = block->columns;
+    codegen.scalarMatmuls = !block->vector;
+    // CompileOptions' override of the vector block (the equivalence suite's
+    // AVX-512 block on any host).
+    if (codegen.path == CodegenPath::LLVM && !codegen.scalarMatmuls) {
+      if (options.blockRows)
+        codegen.blockRows = options.blockRows;
+      if (options.blockColumns)
+        codegen.blockColumns = options.blockColumns;
     }
   }
   PassManager toBuffers(&ctx);
@@ -306,8 +316,14 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       func.removeArgAttr(i, rnn::kTimeAxisAttrName);
     }
   });
+  llvm::Expected<unsigned> indexBits = indexBitwidth(options.target);
+  if (!indexBits) {
+    llvm::WithColor::error(llvm::errs(), "rnnc")
+        << llvm::toString(indexBits.takeError()) << "\n";
+    return failure();
+  }
   PassManager toLLVM(&ctx);
-  buildBuffersToLLVMPipeline(toLLVM);
+  buildBuffersToLLVMPipeline(toLLVM, *indexBits);
   if (failed(toLLVM.run(*module)) ||
       failed(addInfoToLLVMModule(*module, loaded.model)))
     return failure();

@@ -41,13 +41,20 @@ constexpr llvm::StringLiteral kVectorizeMatmuls =
     "canonicalize,"
     "loop-invariant-subset-hoisting,canonicalize,rnn-pack-weight-panels";
 
+/// Matmuls still in linalg: on vector targets, loops (i, k, j) whose inner
+/// loop the backend vectorizes; on scalar targets (CodegenOptions::
+/// scalarMatmuls: Cortex-M, C), blocks of {0} x ({1} / rows) accumulators
+/// carried through the loop over k.
+constexpr llvm::StringLiteral kReorderMatmulLoops = "rnn-reorder-matmul-loops";
+constexpr llvm::StringLiteral kBlockMatmuls =
+    "rnn-block-matmuls{{tile-m={0} accumulators={1}}";
+
 /// -> buffers, as loops. Outputs are built in the caller's buffers by
 /// rnn-write-outputs-in-place rather than upstream's eliminate-empty-tensors:
 /// after CSE one tensor.empty can seed several values (c and h of a cell,
 /// the initial and the final carries), and the elimination then made them
 /// share one output buffer (caught by the equivalence suite).
 constexpr llvm::StringLiteral kBufferize =
-    "rnn-reorder-matmul-loops,"
     "canonicalize,cse,rnn-fuse-output-copies,"
     "rnn-write-outputs-in-place,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize,canonicalize,cse,canonicalize,"
@@ -57,16 +64,18 @@ constexpr llvm::StringLiteral kBufferize =
 
 /// exp and tanh as polynomials vectorize; C keeps libm, since EmitC cannot
 /// express the approximations' float/int bit casts. Vector transfers are
-/// unrolled to rows and contractions lowered to broadcasts and FMAs.
+/// unrolled to rows and contractions lowered to broadcasts and FMAs. {0}
+/// sets the width of `index` (empty: 64 bits; on 32-bit targets 32, so
+/// that loop counters and addresses are not pairs of registers).
 constexpr llvm::StringLiteral kBuffersToLLVM =
     "rnn-interleave-math-loops,rnn-approximate-math,"
-    "convert-vector-to-scf{full-unroll=true},"
+    "convert-vector-to-scf{{full-unroll=true},"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-    "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
-    "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
-    "convert-arith-to-llvm,"
-    "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-    "convert-cf-to-llvm,reconcile-unrealized-casts";
+    "convert-vector-to-llvm{{vector-contract-lowering=outerproduct},"
+    "finalize-memref-to-llvm{{{0}},convert-math-to-llvm,convert-math-to-libm,"
+    "convert-arith-to-llvm{{{0}},"
+    "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1 {0}},"
+    "convert-cf-to-llvm{{{0}},reconcile-unrealized-casts";
 
 /// bf16 params become uint16 bit patterns widened by librnnrt (C99 has no
 /// bfloat16). Buffers become C pointers (rnn-convert-buffers-to-emitc); affine.apply
@@ -94,7 +103,7 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                       .str());
   if (!options.ramLean)
     addPipeline(pm, kHoistInputProjection);
-  if (options.path == CodegenPath::LLVM) {
+  if (options.path == CodegenPath::LLVM && !options.scalarMatmuls) {
     // Batch 1 runs a piece of the input projection in the loop over k of
     // each step's recurrent matmul; the two share one block's accumulators,
     // which leaves too few for the recurrence with 16 vector registers
@@ -107,21 +116,36 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                                   options.alternateSweeps ? "true" : "false")
                         .str());
   }
+  if (options.scalarMatmuls)
+    addPipeline(pm, llvm::formatv(kBlockMatmuls.data(), options.blockRows,
+                                  options.blockRows * options.blockColumns)
+                        .str());
+  else
+    addPipeline(pm, kReorderMatmulLoops);
   addPipeline(pm,
               llvm::formatv(kBufferize.data(), options.workspaceAlignment).str());
 }
 
-void rnnc::buildBuffersToLLVMPipeline(OpPassManager &pm) {
-  addPipeline(pm, kBuffersToLLVM);
+void rnnc::buildBuffersToLLVMPipeline(OpPassManager &pm,
+                                      unsigned indexBitwidth) {
+  std::string width =
+      indexBitwidth ? llvm::formatv("index-bitwidth={0}", indexBitwidth).str()
+                    : std::string();
+  addPipeline(pm, llvm::formatv(kBuffersToLLVM.data(), width).str());
 }
 
 void rnnc::buildBuffersToEmitCPipeline(OpPassManager &pm) {
   addPipeline(pm, kBuffersToEmitC);
 }
 
+/// rnnc's defaults without --target: C from 4 x 4 scalar blocks.
 static rnnc::CodegenOptions codegenFor(rnnc::CodegenPath path, bool ramLean) {
   rnnc::CodegenOptions options{path};
   options.ramLean = ramLean;
+  if (path == rnnc::CodegenPath::C) {
+    options.scalarMatmuls = true;
+    options.blockRows = options.blockColumns = 4;
+  }
   return options;
 }
 

@@ -163,6 +163,14 @@ static llvm::Expected<Machine> createTargetMachine(const TargetOptions &options)
     if (std::optional<std::string> fpu = defaultArmFpu(triple))
       features = *fpu;
   }
+  // On Cortex-M, a contractable multiply-add (llvm.fmuladd) is one VFMA
+  // rather than VMUL + VADD: LLVM's M4/M33 tuning prefers the pair (1 + 1
+  // cycles against VFMA's 3 on the M4), but on cores fetching from flash
+  // without a cache half the instructions and code are worth more, and it
+  // is what GCC emits for the C path (the M7 pipelines VFMA anyway).
+  // Exact fmas are VFMA either way; cores without FMA ignore it.
+  if (triple.isArmMClass() || llvm::StringRef(cpu).starts_with("cortex-m"))
+    features += features.empty() ? "-slowfpvfmx" : ",-slowfpvfmx";
   // Linux on RISC-V is RV64GC (RV32GC) with the double-float ABI.
   if (triple.isRISCV() && options.cpu.empty() && triple.isOSLinux())
     features = "+m,+a,+f,+d,+c";
@@ -208,10 +216,39 @@ rnnc::selectMatmulBlock(const TargetOptions &options) {
     return machine.takeError();
   const llvm::MCSubtargetInfo *subtarget =
       machine->machine->getMCSubtargetInfo();
-  if (machine->machine->getTargetTriple().isX86() &&
-      subtarget->checkFeatures("+avx512f"))
+  const llvm::Triple &triple = machine->machine->getTargetTriple();
+  if (triple.isX86() && subtarget->checkFeatures("+avx512f"))
     return MatmulBlock{4, 64};
-  return MatmulBlock{4, 16};
+  // 32-bit NEON flushes denormals, so LLVM keeps IEEE float maths on VFP
+  // there: only MVE (Armv8.1-M) is a vector unit for floats on 32-bit Arm.
+  bool vector = triple.isX86() || triple.isAArch64() ||
+                ((triple.isARM() || triple.isThumb()) &&
+                 subtarget->checkFeatures("+mve.fp")) ||
+                (triple.isRISCV() && subtarget->checkFeatures("+v"));
+  if (vector)
+    return MatmulBlock{4, 16};
+  bool floatRegisters =
+      (triple.isARM() || triple.isThumb())
+          ? subtarget->checkFeatures("+fpregs")
+          : !triple.isRISCV() || subtarget->checkFeatures("+f");
+  if (floatRegisters)
+    return MatmulBlock{4, 4, /*vector=*/false};
+  return MatmulBlock{2, 2, /*vector=*/false};
+}
+
+llvm::Expected<MatmulBlock>
+rnnc::selectCMatmulBlock(const TargetOptions &options) {
+  llvm::Expected<MatmulBlock> block = selectMatmulBlock(options);
+  if (!block || !block->vector)
+    return block;
+  return MatmulBlock{4, 4, /*vector=*/false};
+}
+
+llvm::Expected<unsigned> rnnc::indexBitwidth(const TargetOptions &options) {
+  auto machine = createTargetMachine(options);
+  if (!machine)
+    return machine.takeError();
+  return machine->machine->getTargetTriple().isArch32Bit() ? 32u : 0u;
 }
 
 bool rnnc::isMicrocontroller(const TargetOptions &options) {

@@ -168,6 +168,33 @@ def RNNReorderMatmulLoopsPass : Pass<"rnn-reorder-matmul-loops"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect"];
 }
 
+def RNNBlockMatmulsPass : Pass<"rnn-block-matmuls"> {
+  let summary = "register-blocked scalar matmuls for cores without vector units";
+  let description = [{
+    Each `linalg.matmul` on static f32 tensors is tiled (`scf::tileUsingSCF`)
+    into blocks of at most `tile-m` rows by as many columns as fit in
+    `accumulators` (the largest divisors of the matmul's sizes), and each
+    block becomes one `scf.for` over k whose iter_args are the block's
+    accumulators: each step loads the block's rows of the left-hand side
+    and columns of the right-hand side once and updates every accumulator
+    with a `math.fma` (contractable: not marked `rnn.exact_fma`). C then
+    gets local variables and LLVM registers, so each loaded value feeds
+    several multiply-adds and no accumulator goes through memory inside the
+    loop. Each accumulator still sums over k in order. A matmul into a
+    `linalg.fill` starts its accumulators from the fill's value and writes
+    the fill's destination, so the fill is not run. For scalar targets
+    (Cortex-M, the C path), in place of `--rnn-reorder-matmul-loops`.
+  }];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", "4", "rows per register block, at most">,
+    Option<"accumulators", "accumulators", "int64_t", "16",
+           "accumulators (rows x columns) per register block, at most">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect", "mlir::math::MathDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def RNNApproximateMathPass : Pass<"rnn-approximate-math"> {
   let summary = "replace exp, expm1 and tanh with polynomial approximations";
   let description = [{

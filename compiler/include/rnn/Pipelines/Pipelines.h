@@ -17,8 +17,12 @@ constexpr int64_t kDefaultTimeBlockRows = 256;
 /// How the model is lowered to buffers.
 struct CodegenOptions {
   CodegenPath path = CodegenPath::LLVM;
-  /// The register block of the matmuls (LLVM path).
+  /// The register block of the matmuls: vector code on the LLVM path,
+  /// scalar blocks (rnn-block-matmuls) with scalarMatmuls.
   int64_t blockRows = 4, blockColumns = 64;
+  /// Matmuls as blocks of scalar accumulators instead of vector code: for
+  /// targets without a vector unit, and for C.
+  bool scalarMatmuls = false;
   /// Step outputs per block of a long time loop; 0: no blocks.
   int64_t timeBlockBytes = kDefaultTimeBlockBytes;
   /// Rows (batch x steps) per block of a long time loop, at least.
@@ -40,8 +44,10 @@ struct CodegenOptions {
 void buildRNNToBuffersPipeline(mlir::OpPassManager &pm,
                                const CodegenOptions &options);
 
-/// The entry point on buffers -> the LLVM dialect.
-void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm);
+/// The entry point on buffers -> the LLVM dialect, with `index` of
+/// `indexBitwidth` bits (0: the default, 64).
+void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm,
+                                unsigned indexBitwidth = 0);
 
 /// The entry point on buffers -> the EmitC dialect, ready for C emission.
 void buildBuffersToEmitCPipeline(mlir::OpPassManager &pm);

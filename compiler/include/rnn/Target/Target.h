@@ -22,16 +22,34 @@ struct TargetOptions {
 enum class NativeFile { Object, Assembly, LLVMIR };
 
 /// The register block of the matmul kernels: as many accumulators as the
-/// target's vector registers hold with room for the operands.
+/// target's registers hold with room for the operands.
 struct MatmulBlock {
   int64_t rows = 4;
   int64_t columns = 64;
+  /// Whether the target has a vector unit for floats. Without one the
+  /// block is of scalars (rnn-block-matmuls), and C is built that way too.
+  bool vector = true;
 };
 
 /// The block for the target: 4 x 64 floats (16 accumulators) with 32
-/// 512-bit registers (AVX-512), 4 x 16 otherwise (8 AVX2 registers of 16, or
-/// 16 NEON registers of 32). Fails like emitNative for an unknown target.
+/// 512-bit registers (AVX-512), 4 x 16 with other vector units (8 AVX2
+/// registers of 16, or 16 NEON registers of 32). Without a vector unit for
+/// IEEE floats (Cortex-M but MVE, 32-bit Arm, whose NEON flushes denormals
+/// and so is not used for float maths, RISC-V without V): 4 x 4 scalars with a
+/// float register file (16 of 32 registers: FPv4-SP-D16, VFPv3-D16, F/D),
+/// 2 x 2 with soft float, where each value lives in one of the few integer
+/// registers a libgcc call keeps. Fails like emitNative for an unknown
+/// target.
 llvm::Expected<MatmulBlock> selectMatmulBlock(const TargetOptions &options);
+
+/// The block of the C path: the target's when it has no vector unit, else
+/// 4 x 4 scalars (the C compiler vectorizes what it can).
+llvm::Expected<MatmulBlock> selectCMatmulBlock(const TargetOptions &options);
+
+/// The width of `index` in the target's code: 32 on 32-bit targets (Arm,
+/// Cortex-M, RV32), whose pointers and sizes are 32 bits, else 0 (MLIR's
+/// default, 64). Fails like emitNative for an unknown target.
+llvm::Expected<unsigned> indexBitwidth(const TargetOptions &options);
 
 /// Whether the target is a microcontroller, where RAM is what runs out
 /// first: an M-profile Arm triple (thumbv6m, thumbv7m, thumbv7em,

@@ -1,0 +1,172 @@
+//===- BlockMatmuls.cpp - Register-blocked scalar matmuls -----------------===//
+//
+// Without a vector unit (Cortex-M, and C, where the compiler decides), a
+// matmul lowered as loops loads and stores its accumulator for every
+// multiply-add. Here each block of rows x columns keeps its accumulators
+// as the iter_args of its loop over k: a step loads rows + columns values
+// and does rows x columns multiply-adds (4 x 4: 8 loads for 16 MACs).
+//
+//===----------------------------------------------------------------------===//
+
+#include "rnn/Codegen/Passes.h"
+
+#include "MatmulMatchers.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <algorithm>
+
+namespace mlir::rnn {
+#define GEN_PASS_DEF_RNNBLOCKMATMULSPASS
+#include "rnn/Codegen/Passes.h.inc"
+} // namespace mlir::rnn
+
+using namespace mlir;
+
+namespace {
+
+/// The largest divisor of `n` that is at most `bound` (at least 1).
+int64_t largestDivisorAtMost(int64_t n, int64_t bound) {
+  for (int64_t d = std::min(n, bound); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+/// Whether `op` is a plain f32 matmul on static tensors.
+bool isBlockable(linalg::MatmulOp op) {
+  if (!op.hasPureTensorSemantics() || !rnn::isPlainMatmul(op) ||
+      op.getInputs().size() != 2)
+    return false;
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || !type.hasStaticShape() || type.getRank() != 2 ||
+        !type.getElementType().isF32())
+      return false;
+  }
+  return true;
+}
+
+/// `block` (a rows x columns x K matmul on tensor slices) as one loop over
+/// k with the accumulators as iter_args, starting from `start` (a scalar)
+/// or, without it, from the block's init.
+void rewriteBlock(RewriterBase &rewriter, linalg::MatmulOp block,
+                  Value start) {
+  Location loc = block.getLoc();
+  Value lhs = block.getInputs()[0], rhs = block.getInputs()[1];
+  Value init = block.getOutputs()[0];
+  auto initType = cast<RankedTensorType>(init.getType());
+  int64_t rows = initType.getDimSize(0), columns = initType.getDimSize(1);
+  int64_t depth = cast<RankedTensorType>(lhs.getType()).getDimSize(1);
+  rewriter.setInsertionPoint(block);
+  SmallVector<Value> index;
+  auto constant = [&](int64_t i) -> Value {
+    while (static_cast<int64_t>(index.size()) <= i)
+      index.push_back(arith::ConstantIndexOp::create(
+          rewriter, loc, static_cast<int64_t>(index.size())));
+    return index[i];
+  };
+  constant(std::max(rows, columns) - 1);
+
+  SmallVector<Value> accumulators;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < columns; ++j)
+      accumulators.push_back(start ? start
+                                   : tensor::ExtractOp::create(
+                                         rewriter, loc, init,
+                                         ValueRange{constant(i), constant(j)})
+                                         .getResult());
+  Value upper = arith::ConstantIndexOp::create(rewriter, loc, depth);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, constant(0), upper, constant(1), accumulators,
+      [&](OpBuilder &b, Location loc, Value k, ValueRange sums) {
+        SmallVector<Value> a;
+        for (int64_t i = 0; i < rows; ++i)
+          a.push_back(tensor::ExtractOp::create(b, loc, lhs,
+                                                ValueRange{index[i], k}));
+        SmallVector<Value> next(sums.begin(), sums.end());
+        for (int64_t j = 0; j < columns; ++j) {
+          Value bj =
+              tensor::ExtractOp::create(b, loc, rhs, ValueRange{k, index[j]});
+          for (int64_t i = 0; i < rows; ++i)
+            next[i * columns + j] =
+                math::FmaOp::create(b, loc, a[i], bj, sums[i * columns + j]);
+        }
+        scf::YieldOp::create(b, loc, next);
+      });
+  Value result = init;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < columns; ++j)
+      result = tensor::InsertOp::create(rewriter, loc,
+                                        loop.getResult(i * columns + j),
+                                        result,
+                                        ValueRange{constant(i), constant(j)});
+  rewriter.replaceOp(block, result);
+}
+
+LogicalResult blockMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
+                          int64_t maxRows, int64_t maxAccumulators) {
+  auto resultType = cast<RankedTensorType>(op.getResultTypes()[0]);
+  int64_t rows =
+      largestDivisorAtMost(resultType.getDimSize(0), std::max<int64_t>(maxRows, 1));
+  int64_t columns = largestDivisorAtMost(
+      resultType.getDimSize(1), std::max<int64_t>(maxAccumulators / rows, 1));
+
+  // A filled accumulator: every element is written by a block, so the
+  // blocks start from the fill's value and write the fill's destination (a
+  // fresh one for an empty tensor, which CSE may have shared).
+  Value start;
+  if (auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>()) {
+    start = fill.getInputs()[0];
+    Value dest = fill.getOutputs()[0];
+    rewriter.setInsertionPoint(op);
+    if (auto empty = dest.getDefiningOp<tensor::EmptyOp>())
+      dest = tensor::EmptyOp::create(rewriter, empty.getLoc(),
+                                     resultType.getShape(),
+                                     resultType.getElementType());
+    rewriter.modifyOpInPlace(op,
+                             [&] { op.getOutputsMutable()[0].set(dest); });
+  }
+
+  scf::SCFTilingOptions blocks;
+  blocks.setTileSizes({rewriter.getIndexAttr(rows),
+                       rewriter.getIndexAttr(columns),
+                       rewriter.getIndexAttr(0)});
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), blocks);
+  if (failed(tiled))
+    return op.emitOpError("could not be tiled");
+  rewriter.replaceOp(op, tiled->replacements);
+  rewriteBlock(rewriter, cast<linalg::MatmulOp>(tiled->tiledOps.back()),
+               start);
+  return success();
+}
+
+struct RNNBlockMatmulsPass
+    : rnn::impl::RNNBlockMatmulsPassBase<RNNBlockMatmulsPass> {
+  using RNNBlockMatmulsPassBase::RNNBlockMatmulsPassBase;
+
+  void runOnOperation() override {
+    SmallVector<linalg::MatmulOp> matmuls;
+    getOperation()->walk([&](linalg::MatmulOp op) {
+      if (isBlockable(op))
+        matmuls.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::MatmulOp op : matmuls) {
+      // A fill whose only use was this matmul is left dead.
+      auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
+      if (failed(blockMatmul(rewriter, op, tileM, accumulators)))
+        return signalPassFailure();
+      if (fill && fill->use_empty())
+        rewriter.eraseOp(fill);
+    }
+  }
+};
+
+} // namespace

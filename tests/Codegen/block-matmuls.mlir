@@ -1,0 +1,71 @@
+// RUN: rnn-opt %s --rnn-block-matmuls="tile-m=2 accumulators=4" --canonicalize | FileCheck %s
+
+// A matmul into a zero fill: 2 x 2 blocks, each one loop over k whose
+// iter_args are the four accumulators, started from the fill's value; each
+// step reads two rows of the left-hand side and two columns of the right
+// once and does four multiply-adds. The fill is not run: the blocks write
+// its destination.
+// CHECK-LABEL: func.func @from_zero(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x3xf32>, %[[B:.*]]: tensor<3x8xf32>)
+// CHECK-DAG:   %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:   %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:   %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:   %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:   %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NOT:   linalg.fill
+// CHECK:       %[[E:.*]] = tensor.empty() : tensor<4x8xf32>
+// CHECK:       scf.for %[[I:.*]] = %[[C0]] to %{{.*}} step %[[C2]] iter_args(%{{.*}} = %[[E]])
+// CHECK:         scf.for %[[J:.*]] = %[[C0]] to %{{.*}} step %[[C2]] iter_args(%[[OUT:.*]] = %{{.*}})
+// CHECK:           %[[AS:.*]] = tensor.extract_slice %[[A]][%[[I]], 0] [2, 3] [1, 1]
+// CHECK:           %[[BS:.*]] = tensor.extract_slice %[[B]][0, %[[J]]] [3, 2] [1, 1]
+// CHECK:           %[[CS:.*]] = tensor.extract_slice %[[OUT]][%[[I]], %[[J]]] [2, 2] [1, 1]
+// CHECK:           %[[SUMS:.*]]:4 = scf.for %[[K:.*]] = %[[C0]] to %[[C3]] step %[[C1]] iter_args(%[[S00:.*]] = %[[ZERO]], %[[S01:.*]] = %[[ZERO]], %[[S10:.*]] = %[[ZERO]], %[[S11:.*]] = %[[ZERO]]) -> (f32, f32, f32, f32) {
+// CHECK-NEXT:        %[[A0:.*]] = tensor.extract %[[AS]][%[[C0]], %[[K]]]
+// CHECK-NEXT:        %[[A1:.*]] = tensor.extract %[[AS]][%[[C1]], %[[K]]]
+// CHECK-NEXT:        %[[B0:.*]] = tensor.extract %[[BS]][%[[K]], %[[C0]]]
+// CHECK-NEXT:        %[[N00:.*]] = math.fma %[[A0]], %[[B0]], %[[S00]] : f32
+// CHECK-NEXT:        %[[N10:.*]] = math.fma %[[A1]], %[[B0]], %[[S10]] : f32
+// CHECK-NEXT:        %[[B1:.*]] = tensor.extract %[[BS]][%[[K]], %[[C1]]]
+// CHECK-NEXT:        %[[N01:.*]] = math.fma %[[A0]], %[[B1]], %[[S01]] : f32
+// CHECK-NEXT:        %[[N11:.*]] = math.fma %[[A1]], %[[B1]], %[[S11]] : f32
+// CHECK-NEXT:        scf.yield %[[N00]], %[[N01]], %[[N10]], %[[N11]]
+// CHECK:           %[[R0:.*]] = tensor.insert %[[SUMS]]#0 into %[[CS]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:      %[[R1:.*]] = tensor.insert %[[SUMS]]#1 into %[[R0]][%[[C0]], %[[C1]]]
+// CHECK-NEXT:      %[[R2:.*]] = tensor.insert %[[SUMS]]#2 into %[[R1]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:      %[[R3:.*]] = tensor.insert %[[SUMS]]#3 into %[[R2]][%[[C1]], %[[C1]]]
+// CHECK-NEXT:      tensor.insert_slice %[[R3]] into %[[OUT]][%[[I]], %[[J]]] [2, 2] [1, 1]
+// CHECK-NOT:   linalg.matmul
+func.func @from_zero(%a: tensor<4x3xf32>, %b: tensor<3x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<4x3xf32>, tensor<3x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// One row (batch 1): the block widens to the accumulators' budget, 1 x 3
+// (the largest divisor of 6 within 4). A matmul that adds to its init
+// starts each block from the init's elements.
+// CHECK-LABEL: func.func @accumulate(
+// CHECK-SAME:    %[[A:.*]]: tensor<1x2xf32>, %[[B:.*]]: tensor<2x6xf32>, %[[C:.*]]: tensor<1x6xf32>)
+// CHECK-DAG:   %[[C3:.*]] = arith.constant 3 : index
+// CHECK:       scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C3]] iter_args(%[[OUT:.*]] = %[[C]])
+// CHECK:         %[[CS:.*]] = tensor.extract_slice %[[OUT]][0, %[[J]]] [1, 3] [1, 1]
+// CHECK:         %[[I0:.*]] = tensor.extract %[[CS]]
+// CHECK:         %[[I1:.*]] = tensor.extract %[[CS]]
+// CHECK:         %[[I2:.*]] = tensor.extract %[[CS]]
+// CHECK:         scf.for %{{.*}} iter_args(%{{.*}} = %[[I0]], %{{.*}} = %[[I1]], %{{.*}} = %[[I2]]) -> (f32, f32, f32)
+// CHECK-COUNT-3:   math.fma
+// CHECK-NOT:   linalg.matmul
+func.func @accumulate(%a: tensor<1x2xf32>, %b: tensor<2x6xf32>, %c: tensor<1x6xf32>) -> tensor<1x6xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<1x2xf32>, tensor<2x6xf32>) outs(%c : tensor<1x6xf32>) -> tensor<1x6xf32>
+  return %r : tensor<1x6xf32>
+}
+
+// Other element types and transposed forms are left alone.
+// CHECK-LABEL: func.func @not_f32(
+// CHECK:       linalg.matmul
+func.func @not_f32(%a: tensor<2x2xf64>, %b: tensor<2x2xf64>, %c: tensor<2x2xf64>) -> tensor<2x2xf64> {
+  %r = linalg.matmul ins(%a, %b : tensor<2x2xf64>, tensor<2x2xf64>) outs(%c : tensor<2x2xf64>) -> tensor<2x2xf64>
+  return %r : tensor<2x2xf64>
+}
