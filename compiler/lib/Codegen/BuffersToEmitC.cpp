@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitCPatterns.h"
-#include "rnn/Codegen/ExactFMA.h"
+#include "rnn/IR/RNNDialect.h"
 #include "rnn/Codegen/Passes.h"
 
 #include "mlir/Conversion/ArithToEmitC/ArithToEmitC.h"
