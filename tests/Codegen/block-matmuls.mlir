@@ -62,6 +62,34 @@ func.func @accumulate(%a: tensor<1x2xf32>, %b: tensor<2x6xf32>, %c: tensor<1x6xf
   return %r : tensor<1x6xf32>
 }
 
+// A head: the bias add and the activation after the matmul wrote into the
+// fill's destination; each now writes into the result it reads (the same
+// values: neither reads its init), so one buffer is updated in place.
+// CHECK-LABEL: func.func @head(
+// CHECK:       %[[E:.*]] = tensor.empty() : tensor<4x2xf32>
+// CHECK:       %[[M:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[E]])
+// CHECK:       %[[ADD:.*]] = linalg.generic {{.*}} ins(%[[M]], %{{.*}} : tensor<4x2xf32>, tensor<2xf32>) outs(%[[M]] : tensor<4x2xf32>)
+// CHECK:       linalg.generic {{.*}} ins(%[[ADD]] : tensor<4x2xf32>) outs(%[[ADD]] : tensor<4x2xf32>)
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+func.func @head(%a: tensor<4x3xf32>, %b: tensor<3x2xf32>, %bias: tensor<2xf32>) -> tensor<4x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x3xf32>, tensor<3x2xf32>) outs(%f : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %add = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %bias : tensor<4x2xf32>, tensor<2xf32>) outs(%e : tensor<4x2xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x2xf32>
+  %act = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%add : tensor<4x2xf32>) outs(%e : tensor<4x2xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %t = math.tanh %x : f32
+    linalg.yield %t : f32
+  } -> tensor<4x2xf32>
+  return %act : tensor<4x2xf32>
+}
+
 // Other element types and transposed forms are left alone.
 // CHECK-LABEL: func.func @not_f32(
 // CHECK:       linalg.matmul

@@ -182,8 +182,13 @@ def RNNBlockMatmulsPass : Pass<"rnn-block-matmuls"> {
     several multiply-adds and no accumulator goes through memory inside the
     loop. Each accumulator still sums over k in order. A matmul into a
     `linalg.fill` starts its accumulators from the fill's value and writes
-    the fill's destination, so the fill is not run. For scalar targets
-    (Cortex-M, the C path), in place of `--rnn-reorder-matmul-loops`.
+    the fill's destination, so the fill is not run. Element-wise generics
+    after it that write into that same destination without reading it (a
+    Dense head's bias add and log_softmax), each reading the previous
+    result, write into that result instead: the same values, and
+    bufferization then updates one buffer in place, as it does after a
+    matmul written as loops. For scalar targets (Cortex-M, the C path), in
+    place of `--rnn-reorder-matmul-loops`.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", "4", "rows per register block, at most">,
