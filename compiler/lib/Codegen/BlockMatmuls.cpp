@@ -29,14 +29,6 @@ using namespace mlir;
 
 namespace {
 
-/// The largest divisor of `n` that is at most `bound` (at least 1).
-int64_t largestDivisorAtMost(int64_t n, int64_t bound) {
-  for (int64_t d = std::min(n, bound); d > 1; --d)
-    if (n % d == 0)
-      return d;
-  return 1;
-}
-
 /// Whether `op` is a plain f32 matmul on static tensors.
 bool isBlockable(linalg::MatmulOp op) {
   if (!op.hasPureTensorSemantics() || !rnn::isPlainMatmul(op) ||
@@ -151,9 +143,9 @@ void chainElementwiseUsers(RewriterBase &rewriter, Value result, Value dest) {
 LogicalResult blockMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
                           int64_t maxRows, int64_t maxAccumulators) {
   auto resultType = cast<RankedTensorType>(op.getResultTypes()[0]);
-  int64_t rows =
-      largestDivisorAtMost(resultType.getDimSize(0), std::max<int64_t>(maxRows, 1));
-  int64_t columns = largestDivisorAtMost(
+  int64_t rows = rnn::largestDivisorAtMost(resultType.getDimSize(0),
+                                           std::max<int64_t>(maxRows, 1));
+  int64_t columns = rnn::largestDivisorAtMost(
       resultType.getDimSize(1), std::max<int64_t>(maxAccumulators / rows, 1));
 
   // A filled accumulator: every element is written by a block, so the

@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 
+#include <algorithm>
+
 using namespace mlir;
 
 bool rnn::isPlainMatmul(linalg::MatmulOp op) {
@@ -26,4 +28,11 @@ linalg::MatmulOp rnn::createMatmulFromZero(OpBuilder &b, Location loc,
   Value init = linalg::FillOp::create(b, loc, zero, dest).getResult(0);
   return linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
                                   ValueRange{lhs, rhs}, ValueRange{init});
+}
+
+int64_t mlir::rnn::largestDivisorAtMost(int64_t size, int64_t limit) {
+  for (int64_t d = std::min(size, limit); d > 1; --d)
+    if (size % d == 0)
+      return d;
+  return 1;
 }

@@ -21,6 +21,10 @@ bool isPlainMatmulFromZero(linalg::MatmulOp op);
 linalg::MatmulOp createMatmulFromZero(OpBuilder &b, Location loc, Value lhs,
                                       Value rhs, Value dest);
 
+/// The largest divisor of `size` that is at most `limit` (at least 1): the
+/// register block along a matmul dim that tiles it exactly.
+int64_t largestDivisorAtMost(int64_t size, int64_t limit);
+
 } // namespace mlir::rnn
 
 #endif // RNN_CODEGEN_MATMULMATCHERS_H

@@ -23,14 +23,6 @@ using namespace mlir;
 
 namespace {
 
-/// The largest divisor of `size` that is at most `limit`.
-int64_t largestDivisor(int64_t size, int64_t limit) {
-  for (int64_t d = std::min(size, limit); d > 1; --d)
-    if (size % d == 0)
-      return d;
-  return 1;
-}
-
 /// Widens the operands of `contract` narrower than its accumulator
 /// (bf16 weights of an f32 matmul) with arith.extf, right where they are
 /// read: the weights stay narrow in memory, the products are exact and the
@@ -331,12 +323,12 @@ struct RNNVectorizeMatmulsPass
       if (done.contains(op))
         continue;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      int64_t m = largestDivisor(ranges[0], tileM);
+      int64_t m = rnn::largestDivisorAtMost(ranges[0], tileM);
       // Fewer rows than a block holds (small batches): widen the block so
       // it keeps as many independent accumulators.
-      int64_t n = largestDivisor(ranges[1], tileN);
-      int64_t wide =
-          largestDivisor(ranges[1], tileN * std::max<int64_t>(1, tileM / m));
+      int64_t n = rnn::largestDivisorAtMost(ranges[1], tileN);
+      int64_t wide = rnn::largestDivisorAtMost(
+          ranges[1], tileN * std::max<int64_t>(1, tileM / m));
       // Only whole power-of-two blocks: odd widths (GRU's 3 x 64 columns)
       // measured several times slower.
       if (wide > n && llvm::isPowerOf2_64(wide))
