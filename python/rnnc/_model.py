@@ -315,6 +315,8 @@ class Model:
         self._has_lengths = "seq_lengths" in self._input_names
         self._simple_inputs = set(self._input_names) <= {"x", "seq_lengths"}
         self._state_layout = _parse_state_layout(header)
+        # x's shape as the header declares it (None: the run-time steps).
+        self._x_shape = next((sh for n, _, sh in self._inputs if n == "x"), None)
 
     @property
     def inputs(self):
@@ -363,7 +365,7 @@ class Model:
         keep = []
         steps = None
         if self._runtime_time:
-            xshape = next(sh for n, _, sh in self._inputs if n == "x")
+            xshape = self._x_shape
             axis = xshape.index(None)
             xa = np.asarray(given["x"])
             if xa.ndim != len(xshape):
@@ -437,7 +439,7 @@ class Stream:
         self.model = model
         floats = max(end for _, end in model._state_layout.values())
         self._state = np.zeros(floats, np.float32)
-        self._axis = next(sh for n, _, sh in model._inputs if n == "x").index(None)
+        self._axis = model._x_shape.index(None)
         self.reset(initial_carry, **(carries or {}))
 
     def reset(self, initial_carry=None, **carries):
@@ -477,7 +479,7 @@ class Stream:
         if x.dtype != np.float32:
             raise TypeError("%s: input 'x' must be float32, found %s" % (
                 m.name, x.dtype.name))
-        xshape = next(sh for n, _, sh in m._inputs if n == "x")
+        xshape = m._x_shape
         if x.ndim != len(xshape):
             raise ValueError("%s: input 'x' must have %d dims, found %s" % (
                 m.name, len(xshape), x.shape))
