@@ -91,6 +91,19 @@ def RNNStridedCopiesToLinalgPass : Pass<"rnn-strided-copies-to-linalg"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def RNNRelaxFMAsPass : Pass<"rnn-relax-fmas"> {
+  let summary = "turn the fused multiply-adds that need not be exact into llvm.intr.fmuladd";
+  let description = [{
+    Every `llvm.intr.fma` without `rnn.exact_fma` becomes
+    `llvm.intr.fmuladd`, which LLVM contracts: one instruction where the
+    target has FMA, a multiply and an add where it has not (an exact
+    `llvm.fma` would be a call to `fmaf` there). The exact ones keep
+    `llvm.intr.fma` and lose the attribute, whose job is done. The last
+    pass of the LLVM path, so that `rnn-opt --rnn-lower-to-llvm` gives what
+    rnnc translates.
+  }];
+}
+
 def RNNStoreBF16AsBitsPass : Pass<"rnn-store-bf16-as-bits", "mlir::ModuleOp"> {
   let summary = "keep bf16 buffers as uint16 bit patterns, widened by librnnrt";
   let description = [{
