@@ -59,5 +59,5 @@ for lib in ["mlir_runner_utils", "mlir_c_runner_utils"]:
         ("%" + lib, os.path.join(llvm_lib_dir, "lib" + lib + ".so")))
 
 tool_dirs = [config.rnn_tools_dir, config.llvm_tools_dir]
-tools = ["rnn-opt", "rnnc", "mlir-translate", "mlir-runner", "llc", "llvm-nm", "split-file"]
+tools = ["rnn-opt", "rnnc", "mlir-translate", "mlir-runner", "llc", "opt", "llvm-nm", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -233,46 +233,29 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     return compiled;
   }
 
-  CodegenOptions codegen;
-  codegen.path = options.emit == Emit::C ? CodegenPath::C : CodegenPath::LLVM;
+  // The target's choices (a --target or --cpu that names nothing is an
+  // error on both paths), then the stream's and the tests' overrides.
+  llvm::Expected<CodegenOptions> selected = selectCodegenOptions(
+      options.target,
+      options.emit == Emit::C ? CodegenPath::C : CodegenPath::LLVM,
+      options.optimize);
+  if (!selected) {
+    // About --target and --cpu, not a line of the spec.
+    llvm::WithColor::error(llvm::errs(), "rnnc")
+        << llvm::toString(selected.takeError()) << "\n";
+    return failure();
+  }
+  CodegenOptions codegen = *selected;
   codegen.timeBlockBytes = options.timeBlockBytes;
   codegen.timeBlockRows = options.timeBlockRows;
   codegen.alternateSweeps = !loaded.model.stream;
-  codegen.ramLean = options.optimize == Optimize::Ram ||
-                    (options.optimize == Optimize::Default &&
-                     isMicrocontroller(options.target));
-  // Without a cache or vector unit, a word-aligned (8: double-word, for
-  // LDRD/VLDR pairs) buffer is as fast, and padding each to a cache line
-  // costs RAM that is scarce; speed mode's code stays as it is.
-  if (codegen.ramLean && isMicrocontroller(options.target))
-    codegen.workspaceAlignment = 8;
-  // C is built from scalar register blocks sized for the target (without
-  // --target or --cpu: 4 x 4); a --target or --cpu that names nothing is
-  // an error on both paths.
-  bool checkTarget =
-      !options.target.triple.empty() || !options.target.cpu.empty();
-  {
-    llvm::Expected<MatmulBlock> block =
-        codegen.path == CodegenPath::LLVM ? selectMatmulBlock(options.target)
-        : checkTarget                     ? selectCMatmulBlock(options.target)
-                                          : MatmulBlock{4, 4, false};
-    if (!block) {
-      // About --target and --cpu, not a line of the spec.
-      llvm::WithColor::error(llvm::errs(), "rnnc")
-          << llvm::toString(block.takeError()) << "\n";
-      return failure();
-    }
-    codegen.blockRows = block->rows;
-    codegen.blockColumns = block->columns;
-    codegen.scalarMatmuls = !block->vector;
-    // CompileOptions' override of the vector block (the equivalence suite's
-    // AVX-512 block on any host).
-    if (codegen.path == CodegenPath::LLVM && !codegen.scalarMatmuls) {
-      if (options.blockRows)
-        codegen.blockRows = options.blockRows;
-      if (options.blockColumns)
-        codegen.blockColumns = options.blockColumns;
-    }
+  // CompileOptions' override of the vector block (the equivalence suite's
+  // AVX-512 block on any host).
+  if (codegen.path == CodegenPath::LLVM && !codegen.scalarMatmuls) {
+    if (options.blockRows)
+      codegen.blockRows = options.blockRows;
+    if (options.blockColumns)
+      codegen.blockColumns = options.blockColumns;
   }
   PassManager toBuffers(&ctx);
   buildRNNToBuffersPipeline(toBuffers, codegen);
@@ -316,14 +299,8 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       func.removeArgAttr(i, rnn::kTimeAxisAttrName);
     }
   });
-  llvm::Expected<unsigned> indexBits = indexBitwidth(options.target);
-  if (!indexBits) {
-    llvm::WithColor::error(llvm::errs(), "rnnc")
-        << llvm::toString(indexBits.takeError()) << "\n";
-    return failure();
-  }
   PassManager toLLVM(&ctx);
-  buildBuffersToLLVMPipeline(toLLVM, *indexBits);
+  buildBuffersToLLVMPipeline(toLLVM, codegen.indexBitwidth);
   if (failed(toLLVM.run(*module)) ||
       failed(addInfoToLLVMModule(*module, loaded.model)))
     return failure();

@@ -64,9 +64,10 @@ constexpr llvm::StringLiteral kBufferize =
 
 /// exp and tanh as polynomials vectorize; C keeps libm, since EmitC cannot
 /// express the approximations' float/int bit casts. Vector transfers are
-/// unrolled to rows and contractions lowered to broadcasts and FMAs. {0}
-/// sets the width of `index` (empty: 64 bits; on 32-bit targets 32, so
-/// that loop counters and addresses are not pairs of registers).
+/// unrolled to rows and contractions lowered to broadcasts and FMAs, which
+/// become contractable where they need not be exact. {0} sets the width of
+/// `index` (empty: 64 bits; on 32-bit targets 32, so that loop counters and
+/// addresses are not pairs of registers).
 constexpr llvm::StringLiteral kBuffersToLLVM =
     "rnn-interleave-math-loops,rnn-approximate-math,"
     "convert-vector-to-scf{{full-unroll=true},"
@@ -75,7 +76,7 @@ constexpr llvm::StringLiteral kBuffersToLLVM =
     "finalize-memref-to-llvm{{{0}},convert-math-to-llvm,convert-math-to-libm,"
     "convert-arith-to-llvm{{{0}},"
     "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1 {0}},"
-    "convert-cf-to-llvm{{{0}},reconcile-unrealized-casts";
+    "convert-cf-to-llvm{{{0}},reconcile-unrealized-casts,rnn-relax-fmas";
 
 /// bf16 params become uint16 bit patterns widened by librnnrt (C99 has no
 /// bfloat16). Buffers become C pointers (rnn-convert-buffers-to-emitc); affine.apply
@@ -138,61 +139,114 @@ void rnnc::buildBuffersToEmitCPipeline(OpPassManager &pm) {
   addPipeline(pm, kBuffersToEmitC);
 }
 
-/// rnnc's defaults without --target: C from 4 x 4 scalar blocks.
-static rnnc::CodegenOptions codegenFor(rnnc::CodegenPath path, bool ramLean) {
-  rnnc::CodegenOptions options{path};
-  options.ramLean = ramLean;
-  if (path == rnnc::CodegenPath::C) {
+llvm::Expected<rnnc::CodegenOptions>
+rnnc::selectCodegenOptions(const TargetOptions &target, CodegenPath path,
+                           Optimize optimize) {
+  CodegenOptions options{path};
+  if (path == CodegenPath::C && target.empty()) {
     options.scalarMatmuls = true;
     options.blockRows = options.blockColumns = 4;
+    options.ramLean = optimize == Optimize::Ram;
+    return options;
   }
+  llvm::Expected<TargetInfo> info = describeTarget(target);
+  if (!info)
+    return info.takeError();
+  MatmulBlock block =
+      path == CodegenPath::LLVM ? info->matmulBlock() : info->cMatmulBlock();
+  options.blockRows = block.rows;
+  options.blockColumns = block.columns;
+  options.scalarMatmuls = !block.vector;
+  options.ramLean = optimize == Optimize::Ram ||
+                    (optimize == Optimize::Default && info->microcontroller);
+  // Without a cache or vector unit, a word-aligned (8: double-word, for
+  // LDRD/VLDR pairs) buffer is as fast, and padding each to a cache line
+  // costs RAM that is scarce; speed mode's code stays as it is.
+  if (options.ramLean && info->microcontroller)
+    options.workspaceAlignment = 8;
+  if (path == CodegenPath::LLVM)
+    options.indexBitwidth = info->indexBitwidth();
   return options;
 }
 
-void rnnc::buildRNNToLLVMPipeline(OpPassManager &pm, bool ramLean) {
-  buildRNNToBuffersPipeline(pm, codegenFor(CodegenPath::LLVM, ramLean));
-  buildBuffersToLLVMPipeline(pm);
-}
-
-void rnnc::buildRNNToEmitCPipeline(OpPassManager &pm, bool ramLean) {
-  buildRNNToBuffersPipeline(pm, codegenFor(CodegenPath::C, ramLean));
-  buildBuffersToEmitCPipeline(pm);
-}
-
 namespace {
-/// rnnc's --optimize, so that rnn-opt replays either lowering.
+
+/// rnnc compile's --target, --cpu and --optimize, so that rnn-opt replays
+/// what rnnc does.
 struct LoweringOptions : PassPipelineOptions<LoweringOptions> {
-  enum class Goal { Speed, Ram };
-  Option<Goal> optimize{
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Target triple (default: none, a host-independent "
+                     "lowering)")};
+  Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("Target CPU, as rnnc's --cpu (without a target: a CPU "
+                     "of the host's triple)")};
+  Option<rnnc::Optimize> optimize{
       *this, "optimize", llvm::cl::desc("What the code is lean in"),
-      llvm::cl::init(Goal::Speed),
+      llvm::cl::init(rnnc::Optimize::Default),
       llvm::cl::values(
-          clEnumValN(Goal::Speed, "speed",
+          clEnumValN(rnnc::Optimize::Default, "default",
+                     "ram on microcontrollers, speed elsewhere"),
+          clEnumValN(rnnc::Optimize::Speed, "speed",
                      "time: the input projection hoisted for all steps"),
-          clEnumValN(Goal::Ram, "ram", "scratch memory independent of T"))};
-  bool ramLean() const { return optimize == Goal::Ram; }
+          clEnumValN(rnnc::Optimize::Ram, "ram",
+                     "scratch memory independent of T"))};
 };
+
+/// The options of `options` for `path`: the target's, or without a target
+/// the host-independent defaults (the LLVM path's 4 x 64 vector blocks).
+llvm::Expected<rnnc::CodegenOptions>
+codegenFor(const LoweringOptions &options, rnnc::CodegenPath path) {
+  rnnc::TargetOptions target{options.target, options.cpu};
+  if (!target.empty() || path == rnnc::CodegenPath::C)
+    return rnnc::selectCodegenOptions(target, path, options.optimize);
+  rnnc::CodegenOptions codegen{path};
+  codegen.ramLean = options.optimize == rnnc::Optimize::Ram;
+  return codegen;
+}
+
+enum class Stage { Buffers, LLVM, C };
+
+void registerLowering(StringRef name, StringRef description, Stage stage) {
+  registerPassPipeline(
+      name, description,
+      [stage](OpPassManager &pm, StringRef text,
+              function_ref<LogicalResult(const Twine &)> errorHandler) {
+        LoweringOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        auto path =
+            stage == Stage::C ? rnnc::CodegenPath::C : rnnc::CodegenPath::LLVM;
+        llvm::Expected<rnnc::CodegenOptions> codegen =
+            codegenFor(options, path);
+        if (!codegen)
+          return errorHandler(llvm::toString(codegen.takeError()));
+        rnnc::buildRNNToBuffersPipeline(pm, *codegen);
+        if (stage == Stage::LLVM)
+          rnnc::buildBuffersToLLVMPipeline(pm, codegen->indexBitwidth);
+        if (stage == Stage::C)
+          rnnc::buildBuffersToEmitCPipeline(pm);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        handler(LoweringOptions());
+      });
+}
+
 } // namespace
 
 void rnnc::registerPipelines() {
-  PassPipelineRegistration<LoweringOptions>(
-      "rnn-lower-to-buffers",
-      "Lower a model function in the rnn dialect to loops on buffers, as "
-      "for LLVM",
-      [](OpPassManager &pm, const LoweringOptions &options) {
-        buildRNNToBuffersPipeline(
-            pm, codegenFor(CodegenPath::LLVM, options.ramLean()));
-      });
-  PassPipelineRegistration<LoweringOptions>(
+  registerLowering("rnn-lower-to-buffers",
+                   "Lower a model function in the rnn dialect to loops on "
+                   "buffers, as for LLVM",
+                   Stage::Buffers);
+  registerLowering(
       "rnn-lower-to-llvm",
       "Lower a model function in the rnn dialect to the LLVM dialect",
-      [](OpPassManager &pm, const LoweringOptions &options) {
-        buildRNNToLLVMPipeline(pm, options.ramLean());
-      });
-  PassPipelineRegistration<LoweringOptions>(
+      Stage::LLVM);
+  registerLowering(
       "rnn-lower-to-c",
       "Lower a model function in the rnn dialect to EmitC, ready for C",
-      [](OpPassManager &pm, const LoweringOptions &options) {
-        buildRNNToEmitCPipeline(pm, options.ramLean());
-      });
+      Stage::C);
 }

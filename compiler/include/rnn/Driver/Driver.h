@@ -49,11 +49,6 @@ loadModel(llvm::SourceMgr &sourceMgr, unsigned bufferId,
 
 enum class Emit { MLIR, LLVMIR, Assembly, Object, C };
 
-/// What the generated code is lean in (--optimize): time, or RAM (scratch
-/// memory independent of T). Default: RAM on microcontrollers
-/// (rnnc::isMicrocontroller), speed elsewhere.
-enum class Optimize { Default, Speed, Ram };
-
 struct CompileOptions {
   Emit emit = Emit::Object;
   TargetOptions target;
@@ -64,7 +59,7 @@ struct CompileOptions {
   int64_t timeBlockRows = kDefaultTimeBlockRows;
   Optimize optimize = Optimize::Default;
   /// Non-zero (LLVM path): this register block (rows x columns) instead of
-  /// the target's (selectMatmulBlock). For tests: AVX-512's 4 x 64 block,
+  /// the target's (TargetInfo::matmulBlock). For tests: AVX-512's 4 x 64 block,
   /// and the batch-1 overlap it enables, run on any x86-64 host (LLVM
   /// splits the 512-bit vectors), so its code is checked where it cannot
   /// be timed.

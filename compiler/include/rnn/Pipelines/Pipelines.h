@@ -3,7 +3,10 @@
 #ifndef RNN_PIPELINES_PIPELINES_H
 #define RNN_PIPELINES_PIPELINES_H
 
+#include "rnn/Target/TargetInfo.h"
+
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Error.h"
 
 namespace rnnc {
 
@@ -37,7 +40,25 @@ struct CodegenOptions {
   bool ramLean = false;
   /// The alignment of the buffers in the workspace (rnn-assign-workspace).
   int64_t workspaceAlignment = 64;
+  /// The width of `index` on the LLVM path (0: MLIR's default, 64).
+  unsigned indexBitwidth = 0;
 };
+
+/// What the generated code is lean in (--optimize): time, or RAM (scratch
+/// memory independent of T). Default: RAM on microcontrollers
+/// (TargetInfo::microcontroller), speed elsewhere.
+enum class Optimize { Default, Speed, Ram };
+
+/// The code generation options the target asks for on `path`: its matmul
+/// block (TargetInfo::matmulBlock, cMatmulBlock), its `index` width, and
+/// RAM-lean code with 8-byte buffer alignment on microcontrollers unless
+/// `optimize` says otherwise. Without a triple or CPU, the C path is built
+/// from 4 x 4 scalar blocks without looking at the host (the C compiler
+/// picks the host's vectors); the LLVM path then targets the host. Fails
+/// like describeTarget.
+llvm::Expected<CodegenOptions> selectCodegenOptions(const TargetOptions &target,
+                                                    CodegenPath path,
+                                                    Optimize optimize);
 
 /// The model function on tensors -> its entry point on buffers, as loops
 /// (and, for the LLVM path, vector code for the matmuls).
@@ -52,14 +73,12 @@ void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm,
 /// The entry point on buffers -> the EmitC dialect, ready for C emission.
 void buildBuffersToEmitCPipeline(mlir::OpPassManager &pm);
 
-/// rnn IR -> the LLVM dialect (--rnn-lower-to-llvm).
-void buildRNNToLLVMPipeline(mlir::OpPassManager &pm, bool ramLean = false);
-
-/// rnn IR -> the EmitC dialect, ready for C emission (--rnn-lower-to-c).
-void buildRNNToEmitCPipeline(mlir::OpPassManager &pm, bool ramLean = false);
-
 /// Registers --rnn-lower-to-buffers, --rnn-lower-to-llvm and
-/// --rnn-lower-to-c, each with the option `optimize=speed|ram`.
+/// --rnn-lower-to-c, each with the options `target=<triple>`, `cpu=<name>`
+/// and `optimize=default|speed|ram` of rnnc compile's --target, --cpu and
+/// --optimize: with the same options they run the passes rnnc runs. With
+/// neither target nor cpu, the code does not depend on the host: the LLVM
+/// path uses 4 x 64 vector blocks (AVX-512's), the C path 4 x 4 scalars.
 void registerPipelines();
 
 } // namespace rnnc

@@ -4,6 +4,7 @@
 #define RNN_TARGET_TARGET_H
 
 #include "rnn/Spec/Model.h"
+#include "rnn/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -14,54 +15,13 @@
 
 namespace rnnc {
 
-struct TargetOptions {
-  std::string triple; ///< empty: the host
-  std::string cpu;    ///< empty: the host CPU (or "generic" for another triple)
-};
-
 enum class NativeFile { Object, Assembly, LLVMIR };
 
-/// The register block of the matmul kernels: as many accumulators as the
-/// target's registers hold with room for the operands.
-struct MatmulBlock {
-  int64_t rows = 4;
-  int64_t columns = 64;
-  /// Whether the target has a vector unit for floats. Without one the
-  /// block is of scalars (rnn-block-matmuls), and C is built that way too.
-  bool vector = true;
-};
-
-/// The block for the target: 4 x 64 floats (16 accumulators) with 32
-/// 512-bit registers (AVX-512), 4 x 16 with other vector units (8 AVX2
-/// registers of 16, or 16 NEON registers of 32). Without a vector unit for
-/// IEEE floats (Cortex-M but MVE, 32-bit Arm, whose NEON flushes denormals
-/// and so is not used for float maths, RISC-V without V): 4 x 4 scalars with a
-/// float register file (16 of 32 registers: FPv4-SP-D16, VFPv3-D16, F/D),
-/// 2 x 2 with soft float, where each value lives in one of the few integer
-/// registers a libgcc call keeps. Fails like emitNative for an unknown
-/// target.
-llvm::Expected<MatmulBlock> selectMatmulBlock(const TargetOptions &options);
-
-/// The block of the C path: the target's when it has no vector unit, else
-/// 4 x 4 scalars (the C compiler vectorizes what it can).
-llvm::Expected<MatmulBlock> selectCMatmulBlock(const TargetOptions &options);
-
-/// The width of `index` in the target's code: 32 on 32-bit targets (Arm,
-/// Cortex-M, RV32), whose pointers and sizes are 32 bits, else 0 (MLIR's
-/// default, 64). Fails like emitNative for an unknown target.
-llvm::Expected<unsigned> indexBitwidth(const TargetOptions &options);
-
-/// Whether the target is a microcontroller, where RAM is what runs out
-/// first: an M-profile Arm triple (thumbv6m, thumbv7m, thumbv7em,
-/// thumbv8m.*, thumbv8.1m.main) or a Cortex-M CPU. rnnc lowers for RAM
-/// there unless told --optimize=speed.
-bool isMicrocontroller(const TargetOptions &options);
-
-/// Translates `module` (in the LLVM dialect) to LLVM IR, optimizes it at -O3
-/// for the target, and writes it to `os` as `kind`. For an object file,
-/// `stackBytes` (when given) receives the largest stack frame of its
-/// functions (LLVM's -fstack-usage figure; callees outside the module not
-/// counted).
+/// Translates `module` (in the LLVM dialect, after --rnn-lower-to-llvm) to
+/// LLVM IR, marks its functions nounwind, optimizes it at -O3 for the
+/// target, and writes it to `os` as `kind`. For an object file, `stackBytes`
+/// (when given) receives the largest stack frame of its functions (LLVM's
+/// -fstack-usage figure; callees outside the module not counted).
 llvm::Error emitNative(mlir::ModuleOp module, const TargetOptions &options,
                        NativeFile kind, llvm::raw_pwrite_stream &os,
                        int64_t *stackBytes = nullptr);

@@ -1,0 +1,88 @@
+//===- TargetInfo.h - What code generation knows of a target ----*- C++ -*-===//
+//
+// The target layer's one description of a CPU. The pipelines consult it
+// (rnnc::selectCodegenOptions) instead of CPU constants inside shared
+// passes, so a new kind of target is a new description here and, where its
+// code differs, a new pipeline option, not edits inside the passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RNN_TARGET_TARGETINFO_H
+#define RNN_TARGET_TARGETINFO_H
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+
+namespace rnnc {
+
+struct TargetOptions {
+  std::string triple; ///< empty: the host
+  std::string cpu;    ///< empty: the host CPU (or "generic" for another triple)
+  bool empty() const { return triple.empty() && cpu.empty(); }
+};
+
+/// The register block of the matmul kernels: as many accumulators as the
+/// target's registers hold with room for the operands.
+struct MatmulBlock {
+  int64_t rows = 4;
+  int64_t columns = 64;
+  /// Whether the target has a vector unit for floats. Without one the
+  /// block is of scalars (rnn-block-matmuls), and C is built that way too.
+  bool vector = true;
+};
+
+/// A target as read off LLVM's description of the triple and CPU.
+struct TargetInfo {
+  std::string triple; ///< normalized
+  std::string cpu;    ///< as LLVM names it (the host's, "generic", ...)
+  /// The width of the vector registers rnnc uses for IEEE float maths; 0
+  /// without such a unit (32-bit NEON flushes denormals, so only MVE counts
+  /// on 32-bit Arm).
+  unsigned vectorBits = 0;
+  /// Architectural registers for the kernels' accumulators and operands:
+  /// vector registers with a vector unit, else float registers (32 bits).
+  unsigned registers = 0;
+  /// Hardware float registers; without them floats are soft-float calls.
+  bool floatRegisters = false;
+  bool fma = false;     ///< a fused multiply-add instruction for floats
+  bool bf16Dot = false; ///< AVX512_BF16's vdpbf16ps
+  bool int8Dot = false; ///< VNNI's vpdpbusd (AVX512_VNNI or AVX-VNNI)
+  unsigned pointerBits = 64;
+  /// RAM, not time, is what runs out first: an M-profile Arm triple or a
+  /// Cortex-M CPU. rnnc lowers for RAM there unless told --optimize=speed.
+  bool microcontroller = false;
+
+  /// The block of the LLVM path: 4 x 64 floats (16 accumulators) with 32
+  /// 512-bit registers (AVX-512), 4 x 16 with other vector units (8 AVX2
+  /// registers of 16, or 16 NEON registers of 32). Without a vector unit:
+  /// 4 x 4 scalars with a float register file (16 of 32 registers:
+  /// FPv4-SP-D16, VFPv3-D16, F/D), 2 x 2 with soft float, where each value
+  /// lives in one of the few integer registers a libgcc call keeps.
+  MatmulBlock matmulBlock() const;
+  /// The block of the C path: the LLVM path's without a vector unit, else
+  /// 4 x 4 scalars (the C compiler vectorizes what it can).
+  MatmulBlock cMatmulBlock() const;
+  /// The width of `index` in the code: 32 on 32-bit targets, whose pointers
+  /// and sizes are 32 bits (no register pairs for loop counters), else 0
+  /// (MLIR's default, 64).
+  unsigned indexBitwidth() const { return pointerBits == 32 ? 32 : 0; }
+};
+
+/// Describes the target `options` name. Fails, with a message for the user,
+/// for an unknown triple or CPU (listing close CPU names), a triple LLVM
+/// cannot emit code for, and a hard-float triple without an FPU.
+llvm::Expected<TargetInfo> describeTarget(const TargetOptions &options);
+
+/// Shorthands for describeTarget(options)->...: the LLVM path's and the C
+/// path's matmul block, the index width, and whether it is a
+/// microcontroller (this one needs no LLVM target: a name test).
+llvm::Expected<MatmulBlock> selectMatmulBlock(const TargetOptions &options);
+llvm::Expected<MatmulBlock> selectCMatmulBlock(const TargetOptions &options);
+llvm::Expected<unsigned> indexBitwidth(const TargetOptions &options);
+bool isMicrocontroller(const TargetOptions &options);
+
+} // namespace rnnc
+
+#endif // RNN_TARGET_TARGETINFO_H

@@ -1,0 +1,107 @@
+//===- TargetInfo.cpp - What code generation knows of a target -----------===//
+
+#include "rnn/Target/TargetInfo.h"
+
+#include "TargetMachine.h"
+
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace rnnc;
+
+llvm::Expected<TargetInfo> rnnc::describeTarget(const TargetOptions &options) {
+  llvm::Expected<detail::Machine> machine =
+      detail::createTargetMachine(options);
+  if (!machine)
+    return machine.takeError();
+  const llvm::TargetMachine &tm = *machine->machine;
+  const llvm::MCSubtargetInfo &subtarget = *tm.getMCSubtargetInfo();
+  auto has = [&](llvm::StringRef feature) {
+    return subtarget.checkFeatures(("+" + feature).str());
+  };
+  const llvm::Triple &triple = tm.getTargetTriple();
+  TargetInfo info;
+  info.triple = triple.str();
+  info.cpu = tm.getTargetCPU().str();
+  info.pointerBits = triple.isArch64Bit() ? 64 : triple.isArch32Bit() ? 32 : 16;
+  info.microcontroller = isMicrocontroller(options);
+  bool arm32 = triple.isARM() || triple.isThumb();
+  if (triple.isX86()) {
+    bool avx512 = has("avx512f");
+    info.vectorBits = avx512 ? 512 : has("avx") ? 256 : has("sse2") ? 128 : 0;
+    info.registers = avx512 && triple.isArch64Bit() ? 32
+                     : triple.isArch64Bit()         ? 16
+                                                    : 8;
+    info.floatRegisters = true;
+    info.fma = has("fma") || avx512;
+    info.bf16Dot = has("avx512bf16");
+    info.int8Dot = has("avx512vnni") || has("avxvnni");
+  } else if (triple.isAArch64()) {
+    info.vectorBits = has("neon") ? 128 : 0;
+    info.registers = 32;
+    info.floatRegisters = has("fp-armv8");
+    info.fma = info.floatRegisters;
+    info.bf16Dot = has("bf16");
+    info.int8Dot = has("dotprod");
+  } else if (arm32) {
+    info.floatRegisters = has("fpregs");
+    info.vectorBits = has("mve.fp") ? 128 : 0;
+    info.registers = info.vectorBits ? 8 : info.floatRegisters ? 32 : 0;
+    info.fma = has("vfp4d16sp");
+  } else if (triple.isRISCV()) {
+    info.floatRegisters = has("f");
+    info.vectorBits = has("v") ? 128 : 0; // VLEN is at least 128 with V
+    info.registers = 32;
+    info.fma = info.floatRegisters;
+  } else {
+    // Other targets (xtensa, ...): scalar code with floats in registers.
+    info.floatRegisters = true;
+    info.registers = 16;
+  }
+  return info;
+}
+
+MatmulBlock TargetInfo::matmulBlock() const {
+  if (vectorBits >= 512 && registers >= 32)
+    return MatmulBlock{4, 64};
+  if (vectorBits)
+    return MatmulBlock{4, 16};
+  if (floatRegisters)
+    return MatmulBlock{4, 4, /*vector=*/false};
+  return MatmulBlock{2, 2, /*vector=*/false};
+}
+
+MatmulBlock TargetInfo::cMatmulBlock() const {
+  MatmulBlock block = matmulBlock();
+  return block.vector ? MatmulBlock{4, 4, /*vector=*/false} : block;
+}
+
+llvm::Expected<MatmulBlock>
+rnnc::selectMatmulBlock(const TargetOptions &options) {
+  llvm::Expected<TargetInfo> info = describeTarget(options);
+  if (!info)
+    return info.takeError();
+  return info->matmulBlock();
+}
+
+llvm::Expected<MatmulBlock>
+rnnc::selectCMatmulBlock(const TargetOptions &options) {
+  llvm::Expected<TargetInfo> info = describeTarget(options);
+  if (!info)
+    return info.takeError();
+  return info->cMatmulBlock();
+}
+
+llvm::Expected<unsigned> rnnc::indexBitwidth(const TargetOptions &options) {
+  llvm::Expected<TargetInfo> info = describeTarget(options);
+  if (!info)
+    return info.takeError();
+  return info->indexBitwidth();
+}
+
+bool rnnc::isMicrocontroller(const TargetOptions &options) {
+  if (llvm::StringRef(options.cpu).starts_with("cortex-m"))
+    return true;
+  return !options.triple.empty() &&
+         llvm::Triple(llvm::Triple::normalize(options.triple)).isArmMClass();
+}

@@ -1,0 +1,113 @@
+//===- TargetInfoTest.cpp - What describeTarget reads off a target ---------===//
+//
+// The pipeline decides from these fields alone (selectCodegenOptions), so
+// each is checked on a CPU where it is known: the vector unit, registers,
+// FMA, the bf16 and int8 dot products, pointer width, microcontroller.
+
+#include "rnn/Pipelines/Pipelines.h"
+#include "rnn/Target/TargetInfo.h"
+
+#include "gtest/gtest.h"
+
+using namespace rnnc;
+
+namespace {
+
+TargetInfo describe(const std::string &triple, const std::string &cpu) {
+  llvm::Expected<TargetInfo> info = describeTarget({triple, cpu});
+  if (!info) {
+    ADD_FAILURE() << triple << " " << cpu << ": "
+                  << llvm::toString(info.takeError());
+    return {};
+  }
+  return *info;
+}
+
+TEST(TargetInfoTest, X86) {
+  TargetInfo zen4 = describe("x86_64-linux-gnu", "znver4");
+  EXPECT_EQ(zen4.vectorBits, 512u);
+  EXPECT_EQ(zen4.registers, 32u);
+  EXPECT_TRUE(zen4.fma && zen4.bf16Dot && zen4.int8Dot);
+  EXPECT_EQ(zen4.pointerBits, 64u);
+  EXPECT_FALSE(zen4.microcontroller);
+  EXPECT_EQ(zen4.indexBitwidth(), 0u);
+
+  TargetInfo haswell = describe("x86_64-linux-gnu", "haswell");
+  EXPECT_EQ(haswell.vectorBits, 256u);
+  EXPECT_EQ(haswell.registers, 16u);
+  EXPECT_TRUE(haswell.fma);
+  EXPECT_FALSE(haswell.bf16Dot || haswell.int8Dot);
+
+  TargetInfo alderlake = describe("x86_64-linux-gnu", "alderlake");
+  EXPECT_EQ(alderlake.vectorBits, 256u);
+  EXPECT_TRUE(alderlake.int8Dot); // AVX-VNNI
+  EXPECT_FALSE(alderlake.bf16Dot);
+}
+
+TEST(TargetInfoTest, Arm) {
+  TargetInfo a76 = describe("aarch64-linux-gnu", "cortex-a76");
+  EXPECT_EQ(a76.vectorBits, 128u);
+  EXPECT_EQ(a76.registers, 32u);
+  EXPECT_TRUE(a76.fma && a76.int8Dot);
+
+  TargetInfo m4 = describe("thumbv7em-none-eabihf", "cortex-m4");
+  EXPECT_EQ(m4.vectorBits, 0u);
+  EXPECT_TRUE(m4.floatRegisters && m4.fma && m4.microcontroller);
+  EXPECT_EQ(m4.pointerBits, 32u);
+  EXPECT_EQ(m4.indexBitwidth(), 32u);
+
+  TargetInfo m3 = describe("thumbv7m-none-eabi", "cortex-m3");
+  EXPECT_FALSE(m3.floatRegisters || m3.fma);
+  EXPECT_TRUE(m3.microcontroller);
+
+  // Debian's armhf: VFPv3-D16, whose multiply-adds are not fused.
+  TargetInfo armhf = describe("armv7-linux-gnueabihf", "");
+  EXPECT_TRUE(armhf.floatRegisters);
+  EXPECT_FALSE(armhf.fma || armhf.microcontroller);
+  EXPECT_EQ(armhf.vectorBits, 0u);
+}
+
+TEST(TargetInfoTest, CodegenOptionsFollowTheTarget) {
+  llvm::Expected<CodegenOptions> m4 = selectCodegenOptions(
+      {"thumbv7em-none-eabihf", "cortex-m4"}, CodegenPath::LLVM,
+      Optimize::Default);
+  ASSERT_TRUE(static_cast<bool>(m4)) << llvm::toString(m4.takeError());
+  EXPECT_TRUE(m4->ramLean && m4->scalarMatmuls);
+  EXPECT_EQ(m4->blockRows, 4);
+  EXPECT_EQ(m4->blockColumns, 4);
+  EXPECT_EQ(m4->workspaceAlignment, 8);
+  EXPECT_EQ(m4->indexBitwidth, 32u);
+
+  llvm::Expected<CodegenOptions> m4Speed = selectCodegenOptions(
+      {"thumbv7em-none-eabihf", "cortex-m4"}, CodegenPath::LLVM,
+      Optimize::Speed);
+  ASSERT_TRUE(static_cast<bool>(m4Speed));
+  EXPECT_FALSE(m4Speed->ramLean);
+  EXPECT_EQ(m4Speed->workspaceAlignment, 64);
+
+  llvm::Expected<CodegenOptions> zen4 = selectCodegenOptions(
+      {"x86_64-linux-gnu", "znver4"}, CodegenPath::LLVM, Optimize::Default);
+  ASSERT_TRUE(static_cast<bool>(zen4));
+  EXPECT_FALSE(zen4->ramLean || zen4->scalarMatmuls);
+  EXPECT_EQ(zen4->blockColumns, 64);
+  llvm::Expected<CodegenOptions> zen4C = selectCodegenOptions(
+      {"x86_64-linux-gnu", "znver4"}, CodegenPath::C, Optimize::Default);
+  ASSERT_TRUE(static_cast<bool>(zen4C));
+  EXPECT_TRUE(zen4C->scalarMatmuls);
+  EXPECT_EQ(zen4C->blockColumns, 4);
+
+  // The C path without a target does not look at the host.
+  llvm::Expected<CodegenOptions> c =
+      selectCodegenOptions({}, CodegenPath::C, Optimize::Ram);
+  ASSERT_TRUE(static_cast<bool>(c));
+  EXPECT_TRUE(c->ramLean && c->scalarMatmuls);
+  EXPECT_EQ(c->blockRows, 4);
+
+  llvm::Expected<CodegenOptions> bad = selectCodegenOptions(
+      {"x86_64-linux-gnu", "znver9"}, CodegenPath::C, Optimize::Default);
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("unknown CPU 'znver9'"),
+            std::string::npos);
+}
+
+} // namespace
