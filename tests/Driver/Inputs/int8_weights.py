@@ -9,6 +9,9 @@
                                    column, round half to even, clip to 127):
                                    within the f32 tolerance; and reports how
                                    far the float weights' outputs are
+  int8_weights.py bound LIMIT     reads 'rnnc check --quantize' output
+                                   on stdin: "max |deviation| <= LIMIT for
+                                   all N outputs", else the first above
   int8_weights.py sample SPEC OUT.npz
                                    random inputs for SPEC (the arrays of
                                    'rnnc run SPEC --list-arrays', read from
@@ -80,7 +83,22 @@ def sample(spec, out):
     np.savez(out, **arrays)
 
 
-if sys.argv[1] == "write":
+def bound(limit):
+    rows, seen = [], False
+    for line in sys.stdin:
+        if line.lstrip().startswith("output "):
+            seen = True
+        elif seen and line.strip():
+            name, deviation = line.split()[:2]
+            rows.append((name, float(deviation)))
+    worst = [r for r in rows if not r[1] <= limit]
+    print(("max |deviation| <= %g for all %d outputs" % (limit, len(rows)))
+          if rows and not worst else "above %g: %s" % (limit, worst or rows))
+
+
+if sys.argv[1] == "bound":
+    bound(float(sys.argv[2]))
+elif sys.argv[1] == "write":
     d = sys.argv[2]
     np.savez(d + "/w.npz", **weights())
     x = np.random.default_rng(12).uniform(-1, 1, (B, T, I)).astype(np.float32)
