@@ -5,6 +5,7 @@
 #include "rnn/Spec/Model.h"
 #include "rnn/Weights/Array.h"
 #include "rnn/Weights/Binding.h"
+#include "rnn/Weights/Quantize.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,8 @@ std::string Config::id() const {
   os << (cell == CellType::LSTM ? "lstm" : "gru");
   if (bf16Params)
     os << "_bf16p";
+  if (int8Weights)
+    os << "_int8w";
   if (bidirectional)
     os << "_bi";
   if (varlen)
@@ -35,6 +38,8 @@ std::string Config::kind() const {
     kind += zerosPadded ? " varlen zeros" : " varlen";
   if (bf16Params)
     kind += " bf16p";
+  if (int8Weights)
+    kind += " int8w";
   return kind;
 }
 
@@ -45,7 +50,9 @@ Config Config::withTime(int64_t steps) const {
 }
 
 int64_t Problem::recurrentWeightBytes() const {
-  int64_t bytes = config.bf16Params ? 2 : static_cast<int64_t>(sizeof(float));
+  int64_t bytes = config.int8Weights ? 1
+                  : config.bf16Params ? 2
+                                      : static_cast<int64_t>(sizeof(float));
   return config.gates() * config.hidden * config.hidden * bytes;
 }
 
@@ -96,6 +103,8 @@ std::string bench::specYaml(const Config &config, const std::string &name) {
     os << "padded_outputs: zeros\n";
   if (config.bf16Params)
     os << "param_dtype: bfloat16\n";
+  if (config.int8Weights)
+    os << "quantize: {weights: int8}\n";
   os << "input:\n  batch: [" << config.batch << "]\n  time: " << config.time
      << "\n  features: " << config.hidden
      << "\n  seq_lengths: " << (config.varlen ? "true" : "false")
@@ -133,6 +142,11 @@ Problem bench::makeProblem(const Config &config, uint32_t seed) {
       if (config.bf16Params)
         for (float &v : tensor.data)
           v = weights::roundToBFloat16(v);
+      // int8 weights: every implementation computes with the kernels rnnc
+      // stores, dequantized (rnnc quantizes them again, to the same int8
+      // values, and its scales move by an ulp at most).
+      if (config.int8Weights && tensor.shape.size() == 2)
+        tensor = dequantize(*quantizeInt8PerColumn(tensor));
       problem.params[param.key] = std::move(tensor);
     }
   }

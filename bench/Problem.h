@@ -34,11 +34,14 @@ struct Config {
   /// `param_dtype: bfloat16`: rnnc stores the weights as bf16 (and computes
   /// in f32); every implementation is fed the same weights rounded to bf16.
   bool bf16Params = false;
+  /// `quantize: {weights: int8}`: rnnc stores int8 kernels (and computes in
+  /// f32); every implementation is fed the same dequantized kernels.
+  bool int8Weights = false;
 
   int64_t gates() const { return cell == CellType::LSTM ? 4 : 3; }
   int64_t directions() const { return bidirectional ? 2 : 1; }
   /// "lstm_h64_b1_t32", "lstm_bi_h256_b16_t128", "gru_varlen_zeros_h256_...",
-  /// "lstm_bf16p_h1024_b1_t32".
+  /// "lstm_bf16p_h1024_b1_t32", "gru_int8w_h256_b1_t32".
   std::string id() const;
   /// "lstm", "lstm bi", "gru varlen", "gru varlen zeros", "lstm bf16p".
   std::string kind() const;

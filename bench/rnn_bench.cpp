@@ -125,6 +125,9 @@ std::vector<Config> grid() {
     Config bf16 = make(CellType::LSTM, 16, 3, 5);
     bf16.bf16Params = true;
     configs.push_back(bf16);
+    Config int8 = make(CellType::LSTM, 16, 3, 5);
+    int8.int8Weights = true;
+    configs.push_back(int8);
     return configs;
   }
   if (quick) {
@@ -163,6 +166,10 @@ std::vector<Config> grid() {
       Config bf16 = make(cell, h, 1, 32);
       bf16.bf16Params = true;
       configs.push_back(bf16);
+      // int8 weights: a quarter of the f32 bytes.
+      Config int8 = make(cell, h, 1, 32);
+      int8.int8Weights = true;
+      configs.push_back(int8);
     }
   return configs;
 }
@@ -227,6 +234,7 @@ Row runConfig(const Config &config, Context &context) {
   // bf16 params: the weights of the f32 config, rounded.
   Config unrounded = config;
   unrounded.bf16Params = false;
+  unrounded.int8Weights = false;
   Problem full = makeProblem(config, seedOf(unrounded.id()));
   row.flops = full.flops();
   row.workingSetBytes = full.recurrentWeightBytes();

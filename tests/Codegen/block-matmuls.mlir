@@ -97,3 +97,23 @@ func.func @not_f32(%a: tensor<2x2xf64>, %b: tensor<2x2xf64>, %c: tensor<2x2xf64>
   %r = linalg.matmul ins(%a, %b : tensor<2x2xf64>, tensor<2x2xf64>) outs(%c : tensor<2x2xf64>) -> tensor<2x2xf64>
   return %r : tensor<2x2xf64>
 }
+
+// int8 weights (quantize: {weights: int8}): the same blocks, each column
+// of the right-hand side widened (signed) once per step, where it is read,
+// before its multiply-adds.
+// CHECK-LABEL: func.func @int8_weights(
+// CHECK:           scf.for %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32) {
+// CHECK-NEXT:        %[[A0:.*]] = tensor.extract %{{.*}} : tensor<2x3xf32>
+// CHECK-NEXT:        %[[A1:.*]] = tensor.extract %{{.*}} : tensor<2x3xf32>
+// CHECK-NEXT:        %[[Q0:.*]] = tensor.extract %{{.*}} : tensor<3x2xi8>
+// CHECK-NEXT:        %[[B0:.*]] = arith.sitofp %[[Q0]] : i8 to f32
+// CHECK-NEXT:        math.fma %[[A0]], %[[B0]], %{{.*}} : f32
+// CHECK-NEXT:        math.fma %[[A1]], %[[B0]], %{{.*}} : f32
+// CHECK-NOT:   linalg.matmul
+func.func @int8_weights(%a: tensor<4x3xf32>, %b: tensor<3x8xi8>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<4x3xf32>, tensor<3x8xi8>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}

@@ -149,3 +149,26 @@ func.func @bf16_weights(%x: tensor<4x256xf32>, %w: tensor<256x64xbf16>) -> tenso
   %r = linalg.matmul ins(%x, %w : tensor<4x256xf32>, tensor<256x64xbf16>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
   return %r : tensor<4x64xf32>
 }
+
+// -----
+
+/// int8 weights of an f32 matmul (quantize: {weights: int8}): each step
+/// reads the weights' row as i8 and widens it (signed) right before the
+/// contraction, so the weights stay one byte each in memory and the sums
+/// are f32; the column scales come later, in the gate maths.
+
+// CHECK-LABEL: func.func @int8_weights
+// CHECK: scf.for {{.*}} -> (vector<4x64xf32>)
+// CHECK:   %[[W:.*]] = vector.transfer_read {{.*}} : tensor<1x64xi8>, vector<1x64xi8>
+// CHECK:   %[[WIDE:.*]] = arith.sitofp %[[W]] : vector<1x64xi8> to vector<1x64xf32>
+// CHECK:   vector.contract {{.*}}, %[[WIDE]], {{.*}} : vector<4x1xf32>, vector<1x64xf32> into vector<4x64xf32>
+// SMALL-LABEL: func.func @int8_weights
+// SMALL: arith.sitofp {{.*}} : vector<1x16xi8> to vector<1x16xf32>
+// SMALL: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+func.func @int8_weights(%x: tensor<4x256xf32>, %w: tensor<256x64xi8>) -> tensor<4x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %r = linalg.matmul ins(%x, %w : tensor<4x256xf32>, tensor<256x64xi8>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}

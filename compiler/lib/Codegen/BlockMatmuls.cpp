@@ -29,15 +29,22 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `op` is a plain f32 matmul on static tensors.
+/// Whether `op` is a plain f32 matmul on static tensors; its weights (the
+/// right-hand side) may also be int8 (quantize: {weights: int8}), widened
+/// as linalg.matmul casts them (signed).
 bool isBlockable(linalg::MatmulOp op) {
   if (!op.hasPureTensorSemantics() || !rnn::isPlainMatmul(op) ||
       op.getInputs().size() != 2)
     return false;
-  for (Value operand : op->getOperands()) {
-    auto type = dyn_cast<RankedTensorType>(operand.getType());
-    if (!type || !type.hasStaticShape() || type.getRank() != 2 ||
-        !type.getElementType().isF32())
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!type || !type.hasStaticShape() || type.getRank() != 2)
+      return false;
+    Type element = type.getElementType();
+    bool int8Weights = operand.getOperandNumber() == 1 &&
+                       element.isSignlessInteger(8) &&
+                       op.getCast() == linalg::TypeFn::cast_signed;
+    if (!element.isF32() && !int8Weights)
       return false;
   }
   return true;
@@ -84,6 +91,8 @@ void rewriteBlock(RewriterBase &rewriter, linalg::MatmulOp block,
         for (int64_t j = 0; j < columns; ++j) {
           Value bj =
               tensor::ExtractOp::create(b, loc, rhs, ValueRange{k, index[j]});
+          if (isa<IntegerType>(bj.getType()))
+            bj = arith::SIToFPOp::create(b, loc, a[0].getType(), bj);
           for (int64_t i = 0; i < rows; ++i)
             next[i * columns + j] =
                 math::FmaOp::create(b, loc, a[i], bj, sums[i * columns + j]);

@@ -24,7 +24,7 @@ using namespace mlir;
 namespace {
 
 /// Widens the operands of `contract` narrower than its accumulator
-/// (bf16 weights of an f32 matmul) with arith.extf, right where they are
+/// (bf16 or int8 weights of an f32 matmul) with arith.extf, right where they are
 /// read: the weights stay narrow in memory, the products are exact and the
 /// sums are in the accumulator's type, as linalg.matmul defines them.
 /// vector.contract requires one element type for both factors.
@@ -38,11 +38,18 @@ void widenContractOperands(RewriterBase &rewriter,
   for (OpOperand *operand :
        {&contract.getLhsMutable(), &contract.getRhsMutable()}) {
     auto type = cast<VectorType>(operand->get().getType());
-    if (type.getElementType() == acc || !isa<FloatType>(acc) ||
-        !isa<FloatType>(type.getElementType()))
+    Type element = type.getElementType();
+    if (element == acc || !isa<FloatType>(acc) ||
+        !isa<FloatType, IntegerType>(element))
       continue;
-    Value wide = arith::ExtFOp::create(rewriter, contract.getLoc(),
-                                       type.clone(acc), operand->get());
+    // int8 weights (quantize: {weights: int8}) are signed, as linalg.matmul
+    // casts them; their column scales are applied after the sum.
+    Value wide =
+        isa<IntegerType>(element)
+            ? Value(arith::SIToFPOp::create(rewriter, contract.getLoc(),
+                                            type.clone(acc), operand->get()))
+            : Value(arith::ExtFOp::create(rewriter, contract.getLoc(),
+                                          type.clone(acc), operand->get()));
     rewriter.modifyOpInPlace(contract, [&] { operand->set(wide); });
   }
 }

@@ -7,6 +7,8 @@
 #include "rnn/Weights/Array.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -154,6 +156,24 @@ private:
     return arith::ConstantOp::create(builder, loc, attr);
   }
 
+  /// An int8 kernel (`quantize: {weights: int8}`): its values as an i8
+  /// constant, cast to quant's per-axis type that carries the scales
+  /// (RNNCells.td), one byte a weight.
+  Value int8Kernel(const rnnc::Int8Kernel &kernel, Location loc) {
+    auto storage = RankedTensorType::get(kernel.shape, builder.getI8Type());
+    auto attr = DenseElementsAttr::get(storage,
+                                       ArrayRef<int8_t>(kernel.values));
+    Value values = arith::ConstantOp::create(builder, loc, attr);
+    SmallVector<double> scales(kernel.scales.begin(), kernel.scales.end());
+    SmallVector<int64_t> zeros(scales.size(), 0);
+    auto element = quant::UniformQuantizedPerAxisType::get(
+        quant::QuantizationFlags::Signed, builder.getI8Type(),
+        builder.getF32Type(), scales, zeros,
+        int32_t(kernel.shape.size()) - 1, -127, 127);
+    return quant::StorageCastOp::create(builder, loc, storage.clone(element),
+                                        values);
+  }
+
   /// Names of one direction's carry parts ("c", "h" or just "h").
   static SmallVector<StringRef, 2> carryNames(const Cell &cell) {
     if (cell.hasCellState())
@@ -208,7 +228,9 @@ Value ModelBuilder::buildLayer(size_t k, Value x, Value lengths,
   switch (layer.kind) {
   case Layer::Kind::Dense:
     return rnn::DenseOp::create(builder, loc, type, x,
-                                constant(*weights.kernel, loc),
+                                weights.kernelInt8
+                                    ? int8Kernel(*weights.kernelInt8, loc)
+                                    : constant(*weights.kernel, loc),
                                 optionalConstant(weights.bias),
                                 activation(layer.activation));
   case Layer::Kind::Embed:
@@ -257,8 +279,10 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
   // Weights are constants defined before the layer that reads them.
   builder.setInsertionPoint(body.getParentOp());
   spec::ParamDtype dtype = cell.paramDtype;
-  Value wi = paramConstant(weights.wi, dtype, loc),
-        wh = paramConstant(weights.wh, dtype, loc);
+  Value wi = weights.wiInt8 ? int8Kernel(*weights.wiInt8, loc)
+                            : paramConstant(weights.wi, dtype, loc);
+  Value wh = weights.whInt8 ? int8Kernel(*weights.whInt8, loc)
+                            : paramConstant(weights.wh, dtype, loc);
   Value bi = weights.bi ? paramConstant(*weights.bi, dtype, loc) : Value();
   Value bh = weights.bh ? paramConstant(*weights.bh, dtype, loc) : Value();
   builder.setInsertionPointToStart(block);

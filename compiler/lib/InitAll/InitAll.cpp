@@ -7,8 +7,11 @@
 #include "rnn/Pipelines/Pipelines.h"
 #include "rnn/Transforms/Passes.h"
 
+#include "mlir/Dialect/Quant/IR/Quant.h"
+
 void rnnc::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::rnn::RNNDialect>();
+  // quant: int8 kernels are tensors of its per-axis type.
+  registry.insert<mlir::rnn::RNNDialect, mlir::quant::QuantDialect>();
 }
 
 void rnnc::registerAllPasses() {

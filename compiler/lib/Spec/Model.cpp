@@ -3,6 +3,8 @@
 
 #include "rnn/Spec/Model.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 using namespace rnnc::spec;
 
 const char *rnnc::spec::stringify(CellKind kind) {
@@ -137,4 +139,24 @@ const char *rnnc::spec::stringify(ParamDtype dtype) {
     return "bfloat16";
   }
   return "<invalid param dtype>";
+}
+
+std::optional<std::string> rnnc::spec::applyInt8Weights(Model &model) {
+  model.int8Weights = true;
+  for (Layer &layer : model.layers) {
+    llvm::SmallVector<RNN *, 2> dirs;
+    if (layer.isBidirectional())
+      dirs = {&layer.forward, &layer.backward};
+    else if (layer.kind == Layer::Kind::RNN)
+      dirs = {&layer.rnn};
+    for (RNN *rnn : dirs) {
+      Cell &cell = rnn->cell;
+      if (cell.kind == CellKind::ConvLSTM)
+        continue; // its convolutions keep float32 kernels
+      if (cell.paramDtype == ParamDtype::BFloat16)
+        return layer.name;
+      cell.int8Weights = true;
+    }
+  }
+  return std::nullopt;
 }

@@ -343,6 +343,58 @@ void parseIgnoreParams(YamlReader &reader, Field &field, Model &model) {
   });
 }
 
+/// `quantize: {weights: int8, activations: float32}` (an rnnc extension):
+/// int8 weights, dequantized in the kernel. `activations: dynamic` (int8
+/// activations quantized per row on the fly) needs x86 VNNI kernels, which
+/// rnnc does not have: an error at its value.
+void parseQuantize(YamlReader &reader, Field &field, Model &model) {
+  yaml::MappingNode *map = reader.readMapping(field);
+  if (!map)
+    return;
+  static constexpr StringRef keys[] = {"weights", "activations"};
+  bool weights = false, valid = true;
+  reader.forEachField(*map, "'quantize'", keys, [&](Field &f) {
+    if (f.name == "weights") {
+      weights = true;
+      if (!reader.readEnum<bool>(f, "weight quantization", {{"int8", true}}))
+        valid = false;
+    } else if (f.name == "activations") {
+      std::optional<bool> dynamic = reader.readEnum<bool>(
+          f, "activation quantization",
+          {{"float32", false}, {"dynamic", true}});
+      if (dynamic && *dynamic)
+        reader.diags.error(f.loc(),
+                           "'activations: dynamic' needs int8 dot products "
+                           "(x86 VNNI, vpdpbusd), which rnnc has no kernels "
+                           "for yet; use 'activations: float32' (int8 "
+                           "weights, float32 maths)");
+      if (!dynamic || *dynamic)
+        valid = false;
+    }
+  });
+  if (!weights) {
+    reader.diags.error(field.keyLoc,
+                       "missing key 'weights' in 'quantize' (add "
+                       "'weights: int8')");
+    valid = false;
+  }
+  model.int8Weights = valid;
+}
+
+/// Applies `quantize: {weights: int8}` to the cells; a cell with bfloat16
+/// params cannot have int8 weights too (an error at `quantize`).
+void applyQuantize(Model &model, const ModelInfo &info,
+                   SpecDiagnostics &diags) {
+  if (!model.int8Weights)
+    return;
+  std::optional<std::string> conflict = applyInt8Weights(model);
+  if (conflict)
+    diags.error(info.quantizeLoc,
+                "'quantize: {weights: int8}' and param_dtype 'bfloat16' "
+                "exclude each other (layer '" +
+                    *conflict + "'); use one of them");
+}
+
 void parseTopLevel(YamlReader &reader, yaml::MappingNode &root, SMLoc rootLoc,
                    Model &model, ModelInfo &info) {
   bool seen[4] = {}; // rnnc, name, input, layers
@@ -375,8 +427,8 @@ void parseTopLevel(YamlReader &reader, yaml::MappingNode &root, SMLoc rootLoc,
         info.paramDtypeLoc = f.loc();
       }
     } else if (f.name == "quantize") {
-      reader.diags.error(f.keyLoc, "'quantize' is not supported yet; rnnc "
-                                   "reads and computes with float32 weights");
+      info.quantizeLoc = f.keyLoc;
+      parseQuantize(reader, f, model);
     } else if (f.name == "params_layout") {
       info.paramsLayoutLoc = f.loc();
       if (auto v = reader.readEnum<ParamsLayout>(
@@ -473,6 +525,7 @@ std::optional<Model> rnnc::spec::parseModel(llvm::SourceMgr &sourceMgr,
   parseDocument(buffer, model, info, diags);
   finalizeLayers(model);
   applyParamDtypes(model, info, diags);
+  applyQuantize(model, info, diags);
   checkModel(model, info, diags);
   bool failed = diags.hadError();
   diags.flush();

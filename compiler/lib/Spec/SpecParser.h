@@ -60,6 +60,7 @@ struct ModelInfo {
   llvm::SMLoc seqLengthsLoc;   ///< `input.seq_lengths` key, or `input`
   llvm::SMLoc paramsLayoutLoc; ///< `params_layout` value, or the spec
   llvm::SMLoc paramDtypeLoc;   ///< the top-level `param_dtype` value
+  llvm::SMLoc quantizeLoc;     ///< the top-level `quantize` key
   std::vector<LayerInfo> layers;
 };
 

@@ -3,6 +3,7 @@
 #include "rnn/Weights/Binding.h"
 #include "rnn/Spec/ModelShapes.h"
 #include "rnn/Weights/Array.h"
+#include "rnn/Weights/Quantize.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -942,7 +943,17 @@ std::optional<std::vector<LayerParams>>
 rnnc::bindParams(const Model &model, const ParamTree &tree,
                  StringRef weightsPath, const llvm::SourceMgr &sourceMgr,
                  mlir::MLIRContext &ctx, const BindOptions &options) {
-  return Binder(model, tree, weightsPath, sourceMgr, ctx, options).run();
+  std::optional<std::vector<LayerParams>> params =
+      Binder(model, tree, weightsPath, sourceMgr, ctx, options).run();
+  // quantize: {weights: int8}: rnnc quantizes the float checkpoint here, so
+  // every client (compiler, reference, benchmark) sees the same weights.
+  if (params)
+    if (llvm::Error error = quantizeWeights(model, *params)) {
+      mlir::emitError(mlir::FileLineColLoc::get(&ctx, weightsPath, 0, 0))
+          << llvm::toString(std::move(error));
+      return std::nullopt;
+    }
+  return params;
 }
 
 mlir::LogicalResult rnnc::checkParamShapes(const Model &model,

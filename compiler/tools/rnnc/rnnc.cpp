@@ -1,6 +1,7 @@
 //===- rnnc.cpp - The rnnc driver -----------------------------------------===//
 //
 // rnnc check   SPEC [--weights W]          validate, print a model summary
+//              [--quantize int8 --inputs IN.npz]  and int8 weights' deviation
 // rnnc inspect WEIGHTS [--flat]            print a weights file's param tree
 // rnnc compile SPEC --weights W [-o DIR] [--emit=obj|c|llvm|asm|mlir]
 //              [--target=TRIPLE] [--cpu=NAME]
@@ -131,7 +132,20 @@ static cl::opt<std::string> inputsFile("inputs",
                                        cl::desc("The model's inputs (.npz)"),
                                        cl::value_desc("file"),
                                        cl::sub(runCommand),
+                                       cl::sub(checkCommand),
                                        cl::cat(rnncCategory));
+
+/// `rnnc check --quantize int8`: what int8 weights would cost in accuracy.
+enum class QuantizeCheck { None, Int8 };
+static cl::opt<QuantizeCheck> quantizeCheck(
+    "quantize",
+    cl::desc("Also run the model with int8 weights ('quantize: {weights: "
+             "int8}') on --inputs and print every output's deviation from "
+             "the float model (needs --weights and --inputs)"),
+    cl::init(QuantizeCheck::None),
+    cl::values(clEnumValN(QuantizeCheck::Int8, "int8",
+                          "int8 weights, per output channel")),
+    cl::sub(checkCommand), cl::cat(rnncCategory));
 
 static cl::opt<std::string>
     outputsFile("output", cl::desc("Where to write the outputs (.npz)"),
@@ -210,6 +224,9 @@ static mlir::LogicalResult checkAction(llvm::SourceMgr &sourceMgr,
     if (!loaded)
       return mlir::failure();
     spec::printModelSummary(os, loaded->model);
+    if (quantizeCheck == QuantizeCheck::Int8)
+      return printQuantizationDeviation(*loaded, sourceMgr, inputsFile, os,
+                                        ctx);
     return mlir::success();
   }
   std::optional<spec::Model> model = spec::parseModel(sourceMgr, 1, ctx);
@@ -414,12 +431,18 @@ int main(int argc, char **argv) {
       argc, argv,
       "rnnc: ahead-of-time compiler for Flax RNN models\n\n"
       "  rnnc check SPEC [--weights W]        validate, print a summary\n"
+      "    [--quantize int8 --inputs IN.npz]  and int8 weights' deviation\n"
       "  rnnc inspect WEIGHTS [--flat]        print a weights file's params\n"
       "  rnnc compile SPEC --weights W -o DIR [--emit=obj|c|llvm|asm|mlir]\n"
       "  rnnc run SPEC --weights W --inputs IN.npz --output OUT.npz\n");
   rnnc::weights::setMaxWeightsBytes(maxWeightsBytes);
-  if (checkCommand)
+  if (checkCommand) {
+    if (quantizeCheck != QuantizeCheck::None &&
+        (!require(!weightsFile.empty(), "--weights", "check --quantize") ||
+         !require(!inputsFile.empty(), "--inputs", "check --quantize")))
+      return 1;
     return runOnSpec(checkAction);
+  }
   if (inspectCommand)
     return runInspect();
   if (compileCommand) {

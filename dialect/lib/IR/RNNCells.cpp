@@ -9,6 +9,7 @@
 #include "rnn/IR/RNNOps.h"
 #include "rnn/IR/RNNShapes.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -68,6 +69,48 @@ static LogicalResult verifyElementTypes(Operation *op,
   return success();
 }
 
+bool mlir::rnn::isInt8PerChannelType(Type type) {
+  auto quant = dyn_cast<quant::UniformQuantizedPerAxisType>(type);
+  if (!quant || !quant.isSigned() || !quant.getStorageType().isInteger(8) ||
+      quant.getStorageTypeMin() != -127 || quant.getStorageTypeMax() != 127 ||
+      !quant.getExpressedType().isF32())
+    return false;
+  return llvm::all_of(quant.getZeroPoints(),
+                      [](int64_t zero) { return zero == 0; });
+}
+
+/// Dense cells with int8 kernels (`quantize: {weights: int8}`): both kernels
+/// quantized along their last dim (one scale per column), everything else
+/// f32 (activations, biases: weight-only quantization).
+static LogicalResult verifyInt8Kernels(Operation *op, Value wi, Value wh) {
+  for (auto [name, kernel] : {std::pair<StringRef, Value>{"wi", wi},
+                              std::pair<StringRef, Value>{"wh", wh}}) {
+    auto type = cast<RankedTensorType>(kernel.getType());
+    auto quant = dyn_cast<quant::UniformQuantizedPerAxisType>(
+        type.getElementType());
+    if (!quant)
+      return op->emitOpError("expects both kernels int8 when one is, got ")
+             << type.getElementType() << " for '" << name << "'";
+    if (quant.getQuantizedDimension() != type.getRank() - 1 ||
+        int64_t(quant.getScales().size()) != type.getShape().back())
+      return op->emitOpError("expects '")
+             << name << "' quantized along its last dim with one scale per "
+             << "column (" << type.getShape().back() << "), got axis "
+             << quant.getQuantizedDimension() << " with "
+             << quant.getScales().size() << " scales";
+  }
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (operand.get() == wi || operand.get() == wh)
+      continue;
+    Type found = getElementTypeOrSelf(operand.get().getType());
+    if (!found.isF32())
+      return op->emitOpError("expects f32 activations and biases with int8 "
+                             "kernels, got ")
+             << found << " for operand #" << operand.getOperandNumber();
+  }
+  return success();
+}
+
 /// Checks that the cell's gate and activation functions act element-wise
 /// (softmax and log_softmax normalize over an axis; a cell cannot use them).
 static LogicalResult verifyElementwiseActivations(Operation *op) {
@@ -119,6 +162,9 @@ static LogicalResult verifyGatedCell(Operation *op, int64_t gates, Value input,
       failed(verifyShape(op, "bh", bh, {columns}, cols)) ||
       failed(verifyElementwiseActivations(op)))
     return failure();
+  if (isInt8PerChannelType(getElementTypeOrSelf(wi.getType())) ||
+      isInt8PerChannelType(getElementTypeOrSelf(wh.getType())))
+    return verifyInt8Kernels(op, wi, wh);
   return verifyElementTypes(op, {wi, wh, bi, bh});
 }
 

@@ -3,6 +3,7 @@
 #include "rnn/IR/RNNDialect.h"
 #include "rnn/IR/RNNOps.h"
 
+#include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"

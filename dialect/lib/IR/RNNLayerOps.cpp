@@ -9,6 +9,7 @@
 #include "rnn/IR/RNNOps.h"
 #include "rnn/IR/RNNShapes.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -56,7 +57,20 @@ LogicalResult DenseOp::verify() {
            << input.back() << "xN (input features x output features), got "
            << formatShape(kernel);
   Type elementType = getElementTypeOrSelf(getInput().getType());
-  if (getElementTypeOrSelf(getKernel().getType()) != elementType)
+  Type kernelType = getElementTypeOrSelf(getKernel().getType());
+  if (isInt8PerChannelType(kernelType)) {
+    // int8 weights (quantize: {weights: int8}): one scale per column.
+    auto quant = cast<quant::UniformQuantizedPerAxisType>(kernelType);
+    if (!elementType.isF32())
+      return emitOpError("expects f32 activations with an int8 kernel, got ")
+             << elementType;
+    if (quant.getQuantizedDimension() != 1 ||
+        int64_t(quant.getScales().size()) != kernel[1])
+      return emitOpError("expects the kernel quantized along dim 1 with one "
+                         "scale per column (")
+             << kernel[1] << "), got axis " << quant.getQuantizedDimension()
+             << " with " << quant.getScales().size() << " scales";
+  } else if (kernelType != elementType)
     return emitOpError("expects a kernel of element type ")
            << elementType << ", got "
            << getElementTypeOrSelf(getKernel().getType());

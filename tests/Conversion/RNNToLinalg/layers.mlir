@@ -114,3 +114,35 @@ func.func @embed(%ids: tensor<4x6xi32>, %t: tensor<10x3xf32>) -> tensor<4x6x3xf3
   %e = rnn.embed %ids, %t : tensor<4x6xi32>, tensor<10x3xf32> -> tensor<4x6x3xf32>
   return %e : tensor<4x6x3xf32>
 }
+
+// -----
+
+/// An int8 Dense kernel (quantize: {weights: int8}): the matmul reads the
+/// i8 storage, and one generic scales each column's sum, then adds the bias.
+
+// CHECK-LABEL: func.func @dense_int8_kernel(
+// CHECK: %[[SCALES:.*]] = arith.constant dense<[5.000000e-01, 2.500000e-01]> : tensor<2xf32>
+// CHECK: %[[MM:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x3xf32>, tensor<3x2xi8>) outs(%{{.*}} : tensor<4x2xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[MM]], %{{.*}}, %[[SCALES]] : tensor<4x2xf32>, tensor<2xf32>, tensor<2xf32>)
+// CHECK-NEXT: ^bb0(%[[Y:[^:]+]]: f32, %[[B:[^:]+]]: f32, %[[S:[^:]+]]: f32,
+// CHECK-NEXT: %[[SCALED:.+]] = arith.mulf %[[Y]], %[[S]] : f32
+// CHECK-NEXT: arith.addf %[[SCALED]], %[[B]] : f32
+func.func @dense_int8_kernel(%x: tensor<4x3xf32>, %b: tensor<2xf32>) -> tensor<4x2xf32> {
+  %q = arith.constant dense<[[1, -127], [127, 3], [0, 5]]> : tensor<3x2xi8>
+  %k = quant.scast %q : tensor<3x2xi8> to tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>>
+  %d = rnn.dense %x, %k bias(%b : tensor<2xf32>) : tensor<4x3xf32>, tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>> -> tensor<4x2xf32>
+  return %d : tensor<4x2xf32>
+}
+
+// -----
+
+/// Without a bias, the scales alone still get their generic.
+
+// CHECK-LABEL: func.func @dense_int8_no_bias(
+// CHECK: %[[MM:.*]] = linalg.matmul
+// CHECK: linalg.generic {{.*}} ins(%[[MM]], %{{.*}} : tensor<4x2xf32>, tensor<2xf32>)
+// CHECK: arith.mulf
+func.func @dense_int8_no_bias(%x: tensor<4x3xf32>, %k: tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>>) -> tensor<4x2xf32> {
+  %d = rnn.dense %x, %k : tensor<4x3xf32>, tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>> -> tensor<4x2xf32>
+  return %d : tensor<4x2xf32>
+}

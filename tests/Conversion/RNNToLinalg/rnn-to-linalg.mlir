@@ -440,3 +440,46 @@ func.func @gru_bf16_params(%x: tensor<4x5xf32>, %h: tensor<4x16xf32>, %wi: tenso
   %h1 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<48xbf16>) : tensor<4x5xf32>, tensor<4x16xf32>, tensor<5x48xbf16>, tensor<16x48xbf16>
   return %h1 : tensor<4x16xf32>
 }
+
+// -----
+
+/// int8 kernels (quantize: {weights: int8}): the matmuls read the i8
+/// storage into f32 accumulators (linalg.matmul casts with sitofp), the
+/// scales become f32 constants, and the gate generic multiplies each
+/// column's sum by its scale before adding the bias.
+
+// CHECK-LABEL: func.func @gru_int8_kernels(
+// CHECK-DAG: %[[SH:.*]] = arith.constant dense<[1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 3.000000e+00]> : tensor<6xf32>
+// CHECK-DAG: %[[SI:.*]] = arith.constant dense<[5.000000e-01, 2.500000e-01, 1.000000e+00, 2.000000e+00, 1.250000e-01, 4.000000e+00]> : tensor<6xf32>
+// CHECK-DAG: %[[QI:.*]] = arith.constant dense<{{.*}}> : tensor<5x6xi8>
+// CHECK: linalg.matmul ins(%{{.*}}, %[[QI]] : tensor<4x5xf32>, tensor<5x6xi8>) outs(%{{.*}} : tensor<4x6xf32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x2xf32>, tensor<2x6xi8>) outs(%{{.*}} : tensor<4x6xf32>)
+// CHECK-NOT: quant.
+// CHECK: tensor.extract_slice %[[SI]][0] [2] [1] : tensor<6xf32> to tensor<2xf32>
+// CHECK: tensor.extract_slice %[[SH]][0] [2] [1] : tensor<6xf32> to tensor<2xf32>
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[GI:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[BI:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[S:[^:]+]]: f32,
+// CHECK-NEXT: %[[SCALED:.+]] = arith.mulf %[[GI]], %[[S]] : f32
+// CHECK: arith.addf %[[SCALED]], %[[BI]] : f32
+func.func @gru_int8_kernels(%x: tensor<4x5xf32>, %h: tensor<4x2xf32>, %bi: tensor<6xf32>) -> tensor<4x2xf32> {
+  %qi = arith.constant dense<[[1, -2, 3, 4, 5, 127], [0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1], [-127, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]]> : tensor<5x6xi8>
+  %wi = quant.scast %qi : tensor<5x6xi8> to tensor<5x6x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0,0.125,4.0}>>
+  %qh = arith.constant dense<1> : tensor<2x6xi8>
+  %wh = quant.scast %qh : tensor<2x6xi8> to tensor<2x6x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,1.0,1.0,3.0}>>
+  %h1 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<6xf32>) : tensor<4x5xf32>, tensor<4x2xf32>, tensor<5x6x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0,0.125,4.0}>>, tensor<2x6x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,1.0,1.0,3.0}>>
+  return %h1 : tensor<4x2xf32>
+}
+
+// -----
+
+/// An int8 kernel that is not a cast of i8 constants (an argument here):
+/// the lowering casts it back to its storage.
+
+// CHECK-LABEL: func.func @simple_int8_argument(
+// CHECK-SAME: %[[WI:[^:]+]]: tensor<3x2x!quant.uniform
+// CHECK: %[[STORAGE:.*]] = quant.scast %[[WI]] : tensor<3x2x!quant.uniform<{{.*}}>> to tensor<3x2xi8>
+// CHECK: linalg.matmul ins(%{{.*}}, %[[STORAGE]] : tensor<1x3xf32>, tensor<3x2xi8>)
+func.func @simple_int8_argument(%x: tensor<3xf32>, %h: tensor<2xf32>, %wi: tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>>, %wh: tensor<2x2x!quant.uniform<i8<-127:127>:f32:1, {1.0,2.0}>>) -> tensor<2xf32> {
+  %h1 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<3xf32>, tensor<2xf32>, tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>>, tensor<2x2x!quant.uniform<i8<-127:127>:f32:1, {1.0,2.0}>>
+  return %h1 : tensor<2xf32>
+}

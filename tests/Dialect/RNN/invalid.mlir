@@ -181,6 +181,76 @@ func.func @negative_conv_bf16_params(%x: tensor<2x8x8x3xf32>, %c: tensor<2x8x8x6
 
 // -----
 
+/// int8 kernels (quantize: {weights: int8}): both kernels, quantized per
+/// column of the last dim (symmetric i8 in [-127, 127], f32 scales), with
+/// f32 activations and biases.
+func.func @negative_int8_one_kernel(%x: tensor<3x2xf32>, %h: tensor<3x1xf32>, %wi: tensor<2x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>, %wh: tensor<1x1xf32>) {
+  // expected-error @+1 {{'rnn.simple_cell' op expects both kernels int8 when one is, got 'f32' for 'wh'}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<3x2xf32>, tensor<3x1xf32>, tensor<2x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>, tensor<1x1xf32>
+  return
+}
+
+// -----
+
+func.func @negative_int8_axis(%x: tensor<3x2xf32>, %h: tensor<3x2xf32>, %wi: tensor<2x2x!quant.uniform<i8<-127:127>:f32:0, {0.5,1.0}>>, %wh: tensor<2x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,1.0}>>) {
+  // expected-error @+1 {{'rnn.simple_cell' op expects 'wi' quantized along its last dim with one scale per column (2), got axis 0 with 2 scales}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<3x2xf32>, tensor<3x2xf32>, tensor<2x2x!quant.uniform<i8<-127:127>:f32:0, {0.5,1.0}>>, tensor<2x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,1.0}>>
+  return
+}
+
+// -----
+
+func.func @negative_int8_bias(%x: tensor<3x2xf32>, %h: tensor<3x1xf32>, %wi: tensor<2x3x!quant.uniform<i8<-127:127>:f32:1, {0.5,1.0,1.0}>>, %wh: tensor<1x3x!quant.uniform<i8<-127:127>:f32:1, {0.5,1.0,1.0}>>, %b: tensor<3xbf16>) {
+  // expected-error @+1 {{'rnn.gru_cell' op expects f32 activations and biases with int8 kernels, got 'bf16' for operand #4}}
+  %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%b : tensor<3xbf16>) : tensor<3x2xf32>, tensor<3x1xf32>, tensor<2x3x!quant.uniform<i8<-127:127>:f32:1, {0.5,1.0,1.0}>>, tensor<1x3x!quant.uniform<i8<-127:127>:f32:1, {0.5,1.0,1.0}>>
+  return
+}
+
+// -----
+
+/// Asymmetric (a zero point) or full-range i8 is not rnnc's int8 type: the
+/// operand constraint rejects it.
+func.func @negative_int8_zero_point(%x: tensor<3x2xf32>, %h: tensor<3x1xf32>, %wi: tensor<2x1x!quant.uniform<i8<-127:127>:f32:1, {0.5:3}>>, %wh: tensor<1x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>) {
+  // expected-error @+1 {{'rnn.simple_cell' op operand #2 must be statically shaped tensor of floating-point or int8 per-output-channel quantized type values}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<3x2xf32>, tensor<3x1xf32>, tensor<2x1x!quant.uniform<i8<-127:127>:f32:1, {0.5:3}>>, tensor<1x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>
+  return
+}
+
+// -----
+
+func.func @negative_int8_full_range(%x: tensor<3x2xf32>, %h: tensor<3x1xf32>, %wi: tensor<2x1x!quant.uniform<i8:f32:1, {0.5}>>, %wh: tensor<1x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>) {
+  // expected-error @+1 {{'rnn.simple_cell' op operand #2 must be statically shaped tensor of floating-point or int8 per-output-channel quantized type values}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<3x2xf32>, tensor<3x1xf32>, tensor<2x1x!quant.uniform<i8:f32:1, {0.5}>>, tensor<1x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>
+  return
+}
+
+// -----
+
+/// ConvLSTM keeps float kernels.
+func.func @negative_conv_int8(%x: tensor<2x8x3xf32>, %c: tensor<2x8x6xf32>, %wi: tensor<3x3x24x!quant.uniform<i8<-127:127>:f32:2, {1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0}>>, %wh: tensor<3x6x24xf32>) {
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op operand #3 must be statically shaped tensor of floating-point values}}
+  %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<2x8x3xf32>, tensor<2x8x6xf32>, tensor<3x3x24x!quant.uniform<i8<-127:127>:f32:2, {1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0}>>, tensor<3x6x24xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dense_int8_scales(%x: tensor<4x3xf32>, %k: tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0}>>) {
+  // expected-error @+1 {{'rnn.dense' op expects the kernel quantized along dim 1 with one scale per column (2), got axis 1 with 3 scales}}
+  %d = rnn.dense %x, %k : tensor<4x3xf32>, tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0}>> -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dense_int8_f64(%x: tensor<4x3xf64>, %k: tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>>) {
+  // expected-error @+1 {{'rnn.dense' op expects f32 activations with an int8 kernel, got 'f64'}}
+  %d = rnn.dense %x, %k : tensor<4x3xf64>, tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>> -> tensor<4x2xf64>
+  return
+}
+
+// -----
+
 func.func @negative_conv_element_types(%x: tensor<2x8x8x3xf16>, %c: tensor<2x8x8x6xf16>, %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf16>) {
   // expected-error @+1 {{'rnn.conv_lstm_cell' op expects every operand to have element type 'f16', got 'f32' for operand #3}}
   %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<2x8x8x3xf16>, tensor<2x8x8x6xf16>, tensor<3x3x3x24xf32>, tensor<3x3x6x24xf16>

@@ -73,6 +73,25 @@ func.func @gru_cell_bf16_params(%x: tensor<5xf32>, %h: tensor<6xf32>,
   return %h1 : tensor<6xf32>
 }
 
+/// int8 kernels (quantize: {weights: int8}): quant's per-axis type, one
+/// scale per column, with f32 activations and biases.
+// CHECK-LABEL: func.func @lstm_cell_int8_kernels
+func.func @lstm_cell_int8_kernels(%x: tensor<3x2xf32>, %c: tensor<3x1xf32>, %h: tensor<3x1xf32>,
+    %wi: tensor<2x4x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0}>>,
+    %wh: tensor<1x4x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,0.125,3.0}>>, %bh: tensor<4xf32>) -> tensor<3x1xf32> {
+  // CHECK: rnn.lstm_cell({{.*}}) kernels({{.*}}) hidden_bias({{.*}} : tensor<4xf32>) : tensor<3x2xf32>, tensor<3x1xf32>, tensor<2x4x!quant.uniform<i8<-127:127>:f32:1, {5.000000e-01,2.500000e-01,1.000000e+00,2.000000e+00}>>, tensor<1x4x!quant.uniform<i8<-127:127>:f32:1, {1.000000e+00,1.000000e+00,1.250000e-01,3.000000e+00}>>
+  %c1, %h1 = rnn.lstm_cell(%x, %c, %h) kernels(%wi, %wh) hidden_bias(%bh : tensor<4xf32>)
+      : tensor<3x2xf32>, tensor<3x1xf32>, tensor<2x4x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0}>>, tensor<1x4x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,0.125,3.0}>>
+  return %h1 : tensor<3x1xf32>
+}
+
+// CHECK-LABEL: func.func @dense_int8_kernel
+func.func @dense_int8_kernel(%x: tensor<4x3xf32>, %k: tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>>, %b: tensor<2xf32>) -> tensor<4x2xf32> {
+  // CHECK: rnn.dense %{{.*}}, %{{.*}} bias(%{{.*}} : tensor<2xf32>) : tensor<4x3xf32>, tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {5.000000e-01,2.500000e-01}>> -> tensor<4x2xf32>
+  %d = rnn.dense %x, %k bias(%b : tensor<2xf32>) : tensor<4x3xf32>, tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>> -> tensor<4x2xf32>
+  return %d : tensor<4x2xf32>
+}
+
 // CHECK-LABEL: func.func @conv_lstm_cell_2d
 func.func @conv_lstm_cell_2d(%x: tensor<2x8x8x3xf32>, %c: tensor<2x8x8x6xf32>, %h: tensor<2x8x8x6xf32>,
     %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf32>, %bi: tensor<24xf32>, %bh: tensor<24xf32>) -> tensor<2x8x8x6xf32> {

@@ -86,6 +86,8 @@ struct CaseConfig {
   bool stream = false; ///< `stream: true` (needs runtimeMax)
   /// Non-empty: the model-wide `param_dtype` ("bfloat16").
   std::string paramDtype;
+  /// `quantize: {weights: int8}`.
+  bool int8Weights = false;
   /// The LLVM path with AVX-512's 4 x 64 register block (and so the batch-1
   /// overlapped projection) whatever the host: its code is checked on AVX2
   /// hosts too.
@@ -111,6 +113,8 @@ std::string toYaml(const CaseConfig &config) {
     os << "padded_outputs: zeros\n";
   if (!config.paramDtype.empty())
     os << "param_dtype: " << config.paramDtype << "\n";
+  if (config.int8Weights)
+    os << "quantize: {weights: int8}\n";
   os << "input:\n  batch: [";
   for (size_t i = 0; i < config.batch.size(); ++i)
     os << (i ? ", " : "") << config.batch[i];
@@ -980,6 +984,54 @@ std::vector<CaseConfig> cases() {
   bf16Bidi.layers[0].cellExtra = "param_dtype: bfloat16";
   bf16Bidi.layers[0].merge = "add";
   all.push_back(bf16Bidi);
+
+  // int8 weights (quantize: {weights: int8}), f32 maths: binding quantizes
+  // the random f32 kernels per column, the reference runs on the
+  // dequantized ones, and the code stores int8 and scales each column's
+  // sum. Every dense cell with lengths and reverse; a stack with a Dense
+  // head (its kernel is int8 too);
+  // batch 1 with the AVX-512 block (packed panels, the overlapped
+  // projection); GRU in time blocks; a Bidirectional pair.
+  for (const auto &[name, type] : bf16Cells) {
+    CaseConfig config;
+    config.name = "int8_weights_" + name + "_lengths_reverse";
+    config.int8Weights = true;
+    config.layers[0].cell = type;
+    config.layers[0].reverse = true;
+    all.push_back(config);
+  }
+  CaseConfig int8Stack = whole(
+      "int8_weights_lstm_gru_dense",
+      {lstm, gru, head("type: Dense, features: 3, activation: tanh")});
+  int8Stack.int8Weights = true;
+  all.push_back(int8Stack);
+  for (int features : {32, 64}) {
+    CaseConfig wide;
+    wide.name = "int8_weights_batch1_lstm_h" + std::to_string(features);
+    wide.int8Weights = true;
+    wide.batch = {1};
+    wide.time = 24;
+    wide.features = std::to_string(features);
+    wide.layers[0].features = features;
+    wide.layers[0].initInput = true;
+    all.push_back(wide);
+  }
+  CaseConfig int8Batch;
+  int8Batch.name = "int8_weights_gru_batch8_h64_time_blocks";
+  int8Batch.int8Weights = true;
+  int8Batch.batch = {8};
+  int8Batch.time = 9;
+  int8Batch.features = "16";
+  int8Batch.layers[0].cell = "GRUCell";
+  int8Batch.layers[0].features = 64;
+  int8Batch.timeBlockBytes = 1;
+  all.push_back(int8Batch);
+  CaseConfig int8Bidi;
+  int8Bidi.name = "int8_weights_bidirectional_lstm_gru_add";
+  int8Bidi.int8Weights = true;
+  int8Bidi.layers[0].backwardCell = "GRUCell";
+  int8Bidi.layers[0].merge = "add";
+  all.push_back(int8Bidi);
   return all;
 }
 

@@ -117,6 +117,16 @@ mlir::LogicalResult runModel(const LoadedModel &loaded,
                              const llvm::SourceMgr &sourceMgr,
                              const RunOptions &options, mlir::MLIRContext &ctx);
 
+/// `rnnc check --quantize int8 --inputs IN.npz`: compiles and runs the
+/// (float) model and its `quantize: {weights: int8}` version on the arrays
+/// in `inputsPath`, and prints every output's max and mean absolute
+/// deviation of the int8 one from the float one.
+mlir::LogicalResult printQuantizationDeviation(const LoadedModel &loaded,
+                                               const llvm::SourceMgr &sourceMgr,
+                                               llvm::StringRef inputsPath,
+                                               llvm::raw_ostream &os,
+                                               mlir::MLIRContext &ctx);
+
 /// Lists the arrays `rnnc run` reads and writes for `model`: name, dtype
 /// and shape of each input (x, seq_lengths, initial_carry/...) and output
 /// (y, carry/...), in the entry point's order (`rnnc run --list-arrays`).

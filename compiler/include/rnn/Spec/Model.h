@@ -77,6 +77,10 @@ struct Cell {
   std::string params;               ///< '/'-joined param path of this cell
   /// The cell's `param_dtype`, else the model's (applied when parsing ends).
   ParamDtype paramDtype = ParamDtype::Float32;
+  /// `quantize: {weights: int8}` applies to this cell (every dense cell;
+  /// ConvLSTMCell keeps float32 kernels): its kernels are stored as int8
+  /// with one float32 scale per output column, set when parsing ends.
+  bool int8Weights = false;
   llvm::SMLoc loc;                  ///< the `cell:` value in the spec
 
   /// True for cells whose carry is (c, h); the others carry h only.
@@ -163,6 +167,8 @@ struct Model {
   PaddedOutputs paddedOutputs = PaddedOutputs::Compute;
   /// The top-level `param_dtype`: the default of every cell's.
   ParamDtype paramDtype = ParamDtype::Float32;
+  /// `quantize: {weights: int8}` (an rnnc extension; Flax has none).
+  bool int8Weights = false;
   std::vector<int64_t> batch;    ///< static batch dims, possibly empty
   int64_t time = 0;              ///< T, or its maximum when runtimeTime
   /// `time: {max: N}`: the entry point takes the actual number of steps
@@ -193,6 +199,11 @@ struct Model {
 const char *stringify(CellKind kind);
 const char *stringify(Activation fn);
 const char *stringify(Merge merge);
+/// `quantize: {weights: int8}`: marks the model and every dense cell (not
+/// ConvLSTMCell, whose kernels stay float32) as having int8 weights. A cell
+/// with bfloat16 params cannot: the name of its layer, else std::nullopt.
+std::optional<std::string> applyInt8Weights(Model &model);
+
 const char *stringify(ParamsLayout layout);  ///< "linen", "nnx"
 const char *stringify(InitialCarry carry);   ///< "zeros", "input"
 const char *stringify(PaddedOutputs padded); ///< "compute", "zeros"

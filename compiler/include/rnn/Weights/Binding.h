@@ -126,7 +126,8 @@ std::vector<ParamSpec> expectedLayerParams(const spec::Layer &layer,
 /// closest name), or at the model when no layer fits. Keys matching the
 /// spec's `ignore_params` or `options.ignoreParams` are not unexpected.
 /// A params path may carry a leading `params/`; it is ignored, like the one
-/// readWeights() strips from keys.
+/// readWeights() strips from keys. With `quantize: {weights: int8}` the
+/// kernels are quantized (quantizeWeights, Quantize.h).
 std::optional<std::vector<LayerParams>>
 bindParams(const spec::Model &model, const ParamTree &tree,
            llvm::StringRef weightsPath, const llvm::SourceMgr &sourceMgr,

@@ -51,11 +51,24 @@ struct Tensor {
 using ParamTree = std::map<std::string, Tensor>;
 
 /// One cell's weights in the fused layout described above.
+/// A kernel quantized to int8 (`quantize: {weights: int8}`), symmetric per
+/// output column (Quantize.h): `values` row-major in the float kernel's
+/// shape, one scale per column; value * scale is the weight it stands for.
+struct Int8Kernel {
+  std::vector<int64_t> shape;
+  std::vector<int8_t> values;
+  std::vector<float> scales;
+};
+
+/// With int8 weights, `wi` and `wh` hold the dequantized weights (what the
+/// model computes with, for the reference) and `wiInt8`/`whInt8` the int8
+/// values and scales the compiled model stores.
 struct CellParams {
   Tensor wi;
   std::optional<Tensor> bi;
   Tensor wh;
   std::optional<Tensor> bh;
+  std::optional<Int8Kernel> wiInt8, whInt8;
 };
 
 /// The weights of one spec layer: `forward` is the only cell of an RNN layer.
@@ -66,7 +79,8 @@ struct CellParams {
 struct LayerParams {
   CellParams forward;
   std::optional<CellParams> backward; ///< Bidirectional only
-  std::optional<Tensor> kernel;       ///< Dense
+  std::optional<Tensor> kernel;       ///< Dense (dequantized if int8)
+  std::optional<Int8Kernel> kernelInt8; ///< Dense, quantize: {weights: int8}
   std::optional<Tensor> bias;         ///< Dense, LayerNorm
   std::optional<Tensor> scale;        ///< LayerNorm
   std::optional<Tensor> embedding;    ///< Embed

@@ -48,9 +48,17 @@ struct DenseCell {
     for (Value carry : carryValues)
       carries.push_back(collapseBatchDims(rewriter, loc, carry, numBatchDims));
     // `h` is always the last carry (LSTM's carry is (c, h)).
-    products = {emitMatmul(rewriter, loc, x, wi),
-                emitMatmul(rewriter, loc, carries.back(), wh), bi, bh,
-                numGates};
+    // Int8 kernels: f32 activations times i8 weights, summed in f32
+    // (linalg.matmul widens its operands to the accumulator's type).
+    auto [wiStorage, si] = splitInt8Kernel(rewriter, loc, wi);
+    auto [whStorage, sh] = splitInt8Kernel(rewriter, loc, wh);
+    products = {emitMatmul(rewriter, loc, x, wiStorage),
+                emitMatmul(rewriter, loc, carries.back(), whStorage),
+                bi,
+                bh,
+                numGates,
+                si,
+                sh};
   }
 
   /// The generic's results reshaped back to the op's carry type.

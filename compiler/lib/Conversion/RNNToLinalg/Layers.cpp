@@ -181,19 +181,26 @@ struct LowerDense : OpRewritePattern<DenseOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType resultType = op.getResult().getType();
-    Value product =
-        emitMatmul(rewriter, loc, asMatrix(rewriter, loc, op.getInput()),
-                   op.getKernel());
+    // An int8 kernel: i8 weights summed in f32, each column's sum then
+    // times its scale (it factors out of the sum).
+    auto [kernel, scales] = splitInt8Kernel(rewriter, loc, op.getKernel());
+    Value product = emitMatmul(
+        rewriter, loc, asMatrix(rewriter, loc, op.getInput()), kernel);
     std::optional<Activation> fn = op.getActivation();
     bool elementwiseFn = fn && !normalizes(*fn) && *fn != Activation::identity;
-    if (op.getBias() || elementwiseFn) {
-      // The bias and an element-wise activation share one generic.
+    if (op.getBias() || elementwiseFn || scales) {
+      // The scales, the bias and an element-wise activation share one
+      // generic.
       auto type = cast<RankedTensorType>(product.getType());
       MatrixMaps maps(rewriter.getContext());
       SmallVector<Value> inputs{product};
       SmallVector<AffineMap> indexing{maps.matrix};
       if (op.getBias()) {
         inputs.push_back(op.getBias());
+        indexing.push_back(maps.columns);
+      }
+      if (scales) {
+        inputs.push_back(scales);
         indexing.push_back(maps.columns);
       }
       indexing.push_back(maps.matrix);
@@ -205,6 +212,9 @@ struct LowerDense : OpRewritePattern<DenseOp> {
               indexing, IteratorTypes(2, utils::IteratorType::parallel),
               [&](OpBuilder &nb, Location nloc, ValueRange args) {
                 Value y = args[0];
+                if (scales)
+                  y = arith::MulFOp::create(nb, nloc, y,
+                                            args[op.getBias() ? 2 : 1]);
                 if (op.getBias())
                   y = arith::AddFOp::create(nb, nloc, y, args[1]);
                 if (elementwiseFn)

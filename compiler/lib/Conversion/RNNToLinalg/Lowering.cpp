@@ -3,6 +3,8 @@
 #include "Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -198,6 +200,30 @@ Value mlir::rnn::emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
 // Gate maths
 //===----------------------------------------------------------------------===//
 
+std::pair<Value, Value> mlir::rnn::splitInt8Kernel(OpBuilder &b, Location loc,
+                                                   Value kernel) {
+  auto type = cast<RankedTensorType>(kernel.getType());
+  auto quant =
+      dyn_cast<quant::UniformQuantizedPerAxisType>(type.getElementType());
+  if (!quant)
+    return {kernel, Value()};
+  auto storageType = type.clone(quant.getStorageType());
+  // MLIRGen's form: an i8 constant cast to the quantized type.
+  Value storage;
+  if (auto cast = kernel.getDefiningOp<quant::StorageCastOp>();
+      cast && cast.getInput().getType() == storageType)
+    storage = cast.getInput();
+  else
+    storage = quant::StorageCastOp::create(b, loc, storageType, kernel);
+  SmallVector<float> scales(quant.getScales().begin(),
+                            quant.getScales().end());
+  auto scalesType = RankedTensorType::get({int64_t(scales.size())},
+                                          b.getF32Type());
+  Value scaleConstant = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(scalesType, ArrayRef<float>(scales)));
+  return {storage, scaleConstant};
+}
+
 /// Gate block `gate` (of `features` entries) of `value`'s last dim.
 static Value gateBlock(OpBuilder &b, Location loc, Value value, int64_t gate,
                        int64_t features) {
@@ -243,6 +269,8 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
   addBlocks(products.gh, identity);
   addBlocks(products.bi, lastDim);
   addBlocks(products.bh, lastDim);
+  addBlocks(products.si, lastDim);
+  addBlocks(products.sh, lastDim);
   for (Value carry : carries) {
     inputs.push_back(carry);
     maps.push_back(identity);
@@ -279,6 +307,15 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
           bh = args.slice(next, gates);
           next += gates;
         }
+        ValueRange si, sh;
+        if (products.si) {
+          si = args.slice(next, gates);
+          next += gates;
+        }
+        if (products.sh) {
+          sh = args.slice(next, gates);
+          next += gates;
+        }
         ValueRange carryArgs = args.slice(next, carries.size());
         SmallVector<Value> xi, xh;
         // Biases of a narrower param type (bf16 params with f32 maths) are
@@ -288,9 +325,16 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
             bias = arith::ExtFOp::create(nb, nloc, product.getType(), bias);
           return arith::AddFOp::create(nb, nloc, product, bias);
         };
+        // Int8 kernels: each column's sum times its scale, then the bias.
+        auto scaled = [&](Value product, ValueRange scales, int64_t k) {
+          return scales.empty() ? product
+                                : Value(arith::MulFOp::create(
+                                      nb, nloc, product, scales[k]));
+        };
         for (int64_t k = 0; k < gates; ++k) {
-          xi.push_back(products.bi ? addBias(gi[k], bi[k]) : Value(gi[k]));
-          xh.push_back(products.bh ? addBias(gh[k], bh[k]) : Value(gh[k]));
+          Value pi = scaled(gi[k], si, k), ph = scaled(gh[k], sh, k);
+          xi.push_back(products.bi ? addBias(pi, bi[k]) : pi);
+          xh.push_back(products.bh ? addBias(ph, bh[k]) : ph);
         }
         SmallVector<Value> carryValues(carryArgs.begin(), carryArgs.end());
         SmallVector<Value> results = body(nb, nloc, xi, xh, carryValues);

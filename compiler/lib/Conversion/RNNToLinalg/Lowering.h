@@ -64,10 +64,21 @@ Value emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
 /// The pre-activations of a cell: `gi` and `gh` have shape (N, *spatial,
 /// G*F), the gate blocks side by side on the last dim; biases (G*F) are
 /// optional.
+/// With int8 kernels, `si`/`sh` (G*F, f32) are the per-column scales of
+/// `wi`/`wh`: `gi` and `gh` are then sums of int8 weights times f32
+/// activations, and the scale of each column multiplies the sum (it factors
+/// out of the sum over k) before the bias is added.
 struct GateProducts {
   Value gi, gh, bi, bh;
   int64_t numGates;
+  Value si = {}, sh = {};
 };
+
+/// An int8 kernel (`!quant.uniform` per-axis elements) split into its i8
+/// storage and its per-column scales as an f32 constant; a float kernel is
+/// returned as is, with no scales.
+std::pair<Value, Value> splitInt8Kernel(OpBuilder &b, Location loc,
+                                        Value kernel);
 
 /// Builds the scalar new carry from, per gate `k`, `xi[k] = gi_k (+ bi_k)`
 /// and `xh[k] = gh_k (+ bh_k)`, and the scalar old `carries`.

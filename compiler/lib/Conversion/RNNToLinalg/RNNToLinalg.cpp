@@ -13,6 +13,7 @@
 #include "Lowering.h"
 #include "rnn/Conversion/Passes.h"
 
+#include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::rnn {
@@ -65,7 +66,8 @@ struct ConvertRNNToLinalgPass
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, tensor::TensorDialect,
+                           quant::QuantDialect>();
     target.addIllegalOp<LSTMCellOp, GRUCellOp, MGUCellOp, SimpleCellOp,
                         ConvLSTMCellOp, MergeOp, DenseOp, ActivationOp,
                         LayerNormOp, PoolOp, EmbedOp>();

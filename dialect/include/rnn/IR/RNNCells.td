@@ -26,6 +26,16 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 // and the maths is f32). ConvLSTM's params have the activations' type.
 def RNN_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
 
+// A dense cell's kernels: floats as above, or int8 weights quantized per
+// output channel (`quantize: {weights: int8}`, an rnnc extension):
+// `!quant.uniform<i8<-127:127>:f32:1, {s_0, ..., s_{G*H-1}}>`, symmetric
+// (zero points 0), one f32 scale per column. The scales travel in the type,
+// so the ops keep their operands; the verifier checks the rest.
+def RNN_Int8PerChannel
+    : Type<CPred<"::mlir::rnn::isInt8PerChannelType($_self)">,
+           "int8 per-output-channel quantized type">;
+def RNN_KernelTensor : StaticShapeTensorOf<[AnyFloat, RNN_Int8PerChannel]>;
+
 // The operands shared by gated cells: input, fused kernels, optional biases.
 class RNN_GatedCellOp<string mnemonic, int gates, list<Trait> traits = []>
     : RNN_Op<mnemonic, !listconcat(traits, [Pure, AttrSizedOperandSegments])> {
@@ -61,7 +71,7 @@ def RNN_LSTMCellOp : RNN_GatedCellOp<"lstm_cell", 4,
     ```
   }];
   let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$c,
-      RNN_FloatTensor:$h, RNN_FloatTensor:$wi, RNN_FloatTensor:$wh,
+      RNN_FloatTensor:$h, RNN_KernelTensor:$wi, RNN_KernelTensor:$wh,
       Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn);
@@ -92,7 +102,7 @@ def RNN_GRUCellOp : RNN_GatedCellOp<"gru_cell", 3,
     `GRUCell` has none (`bh` absent).
   }];
   let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$h,
-      RNN_FloatTensor:$wi, RNN_FloatTensor:$wh,
+      RNN_KernelTensor:$wi, RNN_KernelTensor:$wh,
       Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn);
@@ -123,7 +133,7 @@ def RNN_MGUCellOp : RNN_GatedCellOp<"mgu_cell", 2,
     without it.
   }];
   let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$h,
-      RNN_FloatTensor:$wi, RNN_FloatTensor:$wh,
+      RNN_KernelTensor:$wi, RNN_KernelTensor:$wh,
       Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
@@ -148,7 +158,7 @@ def RNN_SimpleCellOp : RNN_GatedCellOp<"simple_cell", 1,
     ```
   }];
   let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$h,
-      RNN_FloatTensor:$wi, RNN_FloatTensor:$wh,
+      RNN_KernelTensor:$wi, RNN_KernelTensor:$wh,
       Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
       UnitAttr:$residual);

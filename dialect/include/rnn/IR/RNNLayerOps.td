@@ -29,7 +29,7 @@ def RNN_DenseOp : RNN_Op<"dense", [Pure]> {
            : tensor<8x64xf32>, tensor<64x32xf32> -> tensor<8x32xf32>
     ```
   }];
-  let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$kernel,
+  let arguments = (ins RNN_FloatTensor:$input, RNN_KernelTensor:$kernel,
       Optional<RNN_FloatTensor>:$bias,
       OptionalAttr<RNN_ActivationAttr>:$activation);
   let results = (outs RNN_FloatTensor:$result);
