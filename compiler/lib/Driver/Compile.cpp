@@ -324,6 +324,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       func.removeArgAttr(i, rnn::kWorkspaceAttrName);
       func.removeArgAttr(i, rnn::kOutputAttrName);
       func.removeArgAttr(i, rnn::kTimeAxisAttrName);
+      func.removeArgAttr(i, rnn::kBatchAxisAttrName);
     }
   });
   llvm::Expected<unsigned> indexBits = indexBitwidth(options.target);

@@ -88,6 +88,11 @@ ScanLowering::Finished ScanLowering::runRuntimeRows() {
           SmallVector<Value> state = initialState(
               nb, blockInit, withRows(outputsType, batchAxis, size),
               /*zeroOutputs=*/false);
+          // The block's outputs are its rows of the batch's (stored back
+          // below): bufferization then writes them in place instead of
+          // copying the whole batch's outputs at every block.
+          state[numCarries] = rowBlock(nb, loc, batchArgs[numCarries],
+                                       batchAxis, row, size);
           state = op.getSteps() ? runRuntimeSteps(nb, state)
                                 : runSteps(nb, state, Value());
           Finished block = finish(state);
