@@ -187,9 +187,10 @@ def _build(work, spec_bytes, weights_bytes, suffix, emit, options, rnnc_bin,
 # The header: sizes, status codes, and the entry point's parameters.
 
 _DEFINE = re.compile(r"^#define (\w+) (-?\d+)(?: /\* (.*) \*/)?$")
-# "[*steps]" is the run-time number of steps (input.time: {max: N}); a
+# "[*steps]" is the run-time number of steps (input.time: {max: N}),
+# "[*batch_<d>]" a run-time batch size (an input.batch entry {max: N}); a
 # remark in parentheses may follow.
-_PARAM = re.compile(r"^ \*   (\w+) (float|int32_t)((?:\[(?:\d+|\*steps)\])+|\(scalar\))"
+_PARAM = re.compile(r"^ \*   (\w+) (float|int32_t)((?:\[(?:\d+|\*steps|\*batch_\d+)\])+|\(scalar\))"
                     r"( \(written\))?(?: \(.*\))?$")
 
 
@@ -234,7 +235,8 @@ def _parse_header(text, name):
             m = _PARAM.match(line)
             if m:
                 shape = () if m.group(3) == "(scalar)" else tuple(
-                    None if d == "*steps" else int(d)
+                    None if d == "*steps" else d[1:] if d.startswith("*")
+                    else int(d)
                     for d in re.findall(r"\[([^\]]+)\]", m.group(3)))
                 params.append((m.group(1), np.float32 if m.group(2) == "float"
                                else np.int32, shape, bool(m.group(4))))
@@ -309,8 +311,13 @@ class Model:
         self._workspace = self._workspace_buf.ctypes.data + off
         # input.time: {max: N}: x gives the steps of a call; `steps` is
         # passed for the caller.
+        # An input.batch entry {max: N}: x gives that dim's rows, passed as
+        # `batch_<d>`.
         self._runtime_time = any(n == "steps" for n, _, _ in self._inputs)
-        self._inputs_given = [i for i in self._inputs if i[0] != "steps"]
+        self._size_args = {n for n, _, _ in self._inputs
+                           if n == "steps" or re.match(r"batch_\d+$", n)}
+        self._inputs_given = [i for i in self._inputs
+                              if i[0] not in self._size_args]
         self._input_names = [n for n, _, _ in self._inputs_given]
         self._has_lengths = "seq_lengths" in self._input_names
         self._simple_inputs = set(self._input_names) <= {"x", "seq_lengths"}
@@ -363,23 +370,35 @@ class Model:
             given = self._gather(x, seq_lengths, initial_carry, carries)
         args = []
         keep = []
-        steps = None
-        if self._runtime_time:
+        sizes = {}
+        if self._size_args:
+            # The run-time sizes of this call: x's, within the maxima.
             xshape = self._x_shape
-            axis = xshape.index(None)
             xa = np.asarray(given["x"])
             if xa.ndim != len(xshape):
                 raise ValueError("%s: input 'x' must have %d dims, found %s" % (
                     self.name, len(xshape), xa.shape))
-            steps = xa.shape[axis]
-            if steps > self.info["time"]:
-                raise ValueError("%s: x has %d steps, more than the compiled "
-                                 "maximum %d" % (self.name, steps,
-                                                 self.info["time"]))
-            given = dict(given, steps=np.array(steps, np.int32))
+            for d, dim in enumerate(xshape):
+                if dim is None:
+                    steps = xa.shape[d]
+                    if steps > self.info["time"]:
+                        raise ValueError(
+                            "%s: x has %d steps, more than the compiled "
+                            "maximum %d" % (self.name, steps, self.info["time"]))
+                    sizes[None] = steps
+                    given = dict(given, steps=np.array(steps, np.int32))
+                elif isinstance(dim, str):
+                    rows, most = xa.shape[d], self.info[dim.replace("batch_", "batch_dim_")]
+                    if not 1 <= rows <= most:
+                        raise ValueError(
+                            "%s: x has %d rows on axis %d, outside the compiled "
+                            "1..%d" % (self.name, rows, d, most))
+                    sizes[dim] = rows
+                    given = dict(given, **{dim: np.array(rows, np.int32)})
 
         def call_shape(shape):
-            return tuple(steps if d is None else d for d in shape)
+            return tuple(sizes[d] if d is None or isinstance(d, str) else d
+                         for d in shape)
 
         for name, dtype, shape in self._inputs:
             shape = call_shape(shape)

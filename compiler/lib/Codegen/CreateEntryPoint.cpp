@@ -131,50 +131,69 @@ llvm::SmallBitVector carryAliasArguments(func::FuncOp entry) {
   return result;
 }
 
-/// With a run-time number of steps: kStatusArgument when `steps` (the
-/// caller's int32) is outside [0, maxSteps], else `status`.
-Value checkSteps(OpBuilder &b, Location loc, Value stepsBuffer,
-                 int64_t maxSteps, Value status) {
-  Value steps = memref::LoadOp::create(b, loc, stepsBuffer, ValueRange{});
-  // Unsigned: a negative count is above any maximum.
+/// With a run-time size: kStatusArgument when the caller's int32 in
+/// `sizeBuffer` is outside [least, most], else `status`.
+Value checkSize(OpBuilder &b, Location loc, Value sizeBuffer, int64_t least,
+                int64_t most, Value status) {
+  Value size = memref::LoadOp::create(b, loc, sizeBuffer, ValueRange{});
+  // Unsigned: a size below `least` wraps above any range.
+  Value offset = arith::SubIOp::create(
+      b, loc, size,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(least)));
   Value bad = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ugt, steps,
-      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(maxSteps)));
+      b, loc, arith::CmpIPredicate::ugt, offset,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(most - least)));
   Value error = arith::ConstantOp::create(
       b, loc, b.getI32IntegerAttr(kStatusArgument));
   return arith::SelectOp::create(b, loc, bad, error, status);
 }
 
-/// Copies the first `steps` steps between a buffer of the model's maximum
-/// shape and the caller's buffer, dense for `steps` (librnnrt's
-/// rnnrt_copy_steps_*): `toCaller` from `full` into `dense`, else back.
-void copySteps(OpBuilder &b, Location loc, ModuleOp module, Value full,
-               Value dense, int64_t timeAxis, Value steps, bool toCaller) {
+/// Copies the actual part of a buffer between the model's maximum shape
+/// (`full`) and the caller's buffer, dense for the actual sizes (librnnrt's
+/// rnnrt_copy_box_*): `toCaller` from `full` into `dense`, else back.
+/// `actual` holds an i32 size per dim of `full` that is a run-time size,
+/// null for the static ones.
+void copyActual(OpBuilder &b, Location loc, ModuleOp module, Value full,
+                Value dense, ArrayRef<Value> actual, bool toCaller) {
   auto type = cast<MemRefType>(full.getType());
   ArrayRef<int64_t> shape = type.getShape();
-  int64_t outer = 1, stepElements = 1;
-  for (int64_t d = 0; d < timeAxis; ++d)
-    outer *= shape[d];
-  for (int64_t d = timeAxis + 1; d < type.getRank(); ++d)
-    stepElements *= shape[d];
-  Value count = arith::ExtSIOp::create(b, loc, b.getI64Type(), steps);
-  Value maxSteps = arith::ConstantOp::create(
-      b, loc, b.getI64IntegerAttr(shape[timeAxis]));
   auto i64 = [&](int64_t v) {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v))
         .getResult();
   };
-  Value dst = pointerBuffer(b, loc, toCaller ? dense : full);
-  Value src = pointerBuffer(b, loc, toCaller ? full : dense);
-  SmallVector<Value> args{dst,
-                          src,
-                          i64(outer),
-                          count,
-                          i64(stepElements),
-                          toCaller ? count : maxSteps,
-                          toCaller ? maxSteps : count};
-  std::string name = type.getElementType().isF32() ? "rnnrt_copy_steps_f32"
-                                                    : "rnnrt_copy_steps_i32";
+  // One level per dim up to the last run-time one; the static dims after
+  // it are contiguous in both layouts and join its elements.
+  int64_t last = 0;
+  for (auto [d, size] : llvm::enumerate(actual))
+    if (size)
+      last = d;
+  int64_t inner = 1;
+  for (int64_t d = last + 1; d < type.getRank(); ++d)
+    inner *= shape[d];
+  // (count, dst extent, src extent) per level, in a workspace buffer.
+  auto dims = memref::AllocOp::create(
+      b, loc, MemRefType::get({3 * (last + 1)}, b.getI64Type()));
+  for (int64_t d = 0; d <= last; ++d) {
+    int64_t scale = d == last ? inner : 1;
+    Value maximum = i64(shape[d] * scale);
+    Value count = maximum;
+    if (actual[d]) {
+      count = arith::ExtSIOp::create(b, loc, b.getI64Type(), actual[d]);
+      if (scale != 1)
+        count = arith::MulIOp::create(b, loc, count, i64(scale));
+    }
+    Value values[3] = {count, toCaller ? count : maximum,
+                       toCaller ? maximum : count};
+    for (int k = 0; k < 3; ++k)
+      memref::StoreOp::create(
+          b, loc, values[k], dims,
+          ValueRange{arith::ConstantIndexOp::create(b, loc, 3 * d + k)});
+  }
+  SmallVector<Value> args{pointerBuffer(b, loc, toCaller ? dense : full),
+                          pointerBuffer(b, loc, toCaller ? full : dense),
+                          i64(last + 1), pointerBuffer(b, loc, dims)};
+  std::string name = type.getElementType().isF32() ? "rnnrt_copy_box_f32"
+                                                    : "rnnrt_copy_box_i32";
   func::FuncOp copy = lookupOrDeclareRuntimeFunction(
       b, module, name, ValueRange(args).getTypes());
   func::CallOp::create(b, loc, copy, args);
@@ -194,6 +213,27 @@ LogicalResult createEntryPoint(func::FuncOp model) {
   if (lengthsArg && !numSteps)
     return model.emitOpError("expects '")
            << kNumStepsAttrName << "' on a model with sequence lengths";
+
+  // The run-time batch sizes: (batch dim, argument), and each dim's maximum
+  // (read from an argument's type at its batch axis).
+  SmallVector<std::pair<int64_t, unsigned>> batchArgs;
+  llvm::SmallDenseMap<int64_t, int64_t> maxBatch;
+  for (unsigned i = 0, e = model.getNumArguments(); i < e; ++i) {
+    auto name = model.getArgAttrOfType<StringAttr>(i, kNameAttrName);
+    int64_t d;
+    if (name && name.getValue().starts_with(kBatchArgPrefix) &&
+        !name.getValue().drop_front(kBatchArgPrefix.size()).getAsInteger(10, d))
+      batchArgs.push_back({d, i});
+  }
+  if (!batchArgs.empty()) {
+    auto axis = model.getArgAttrOfType<IntegerAttr>(0, kBatchAxisAttrName);
+    if (!axis)
+      return model.emitOpError("expects '")
+             << kBatchAxisAttrName << "' on a model with run-time batch sizes";
+    auto x = cast<RankedTensorType>(type.getInput(0));
+    for (auto [d, arg] : batchArgs)
+      maxBatch[d] = x.getDimSize(axis.getInt() + d);
+  }
 
   OpBuilder b(model);
   Location loc = model.getLoc();
@@ -252,8 +292,11 @@ LogicalResult createEntryPoint(func::FuncOp model) {
     status = func::CallOp::create(b, loc, check, args).getResult(0);
   }
   if (stepsArg)
-    status = checkSteps(b, loc, block->getArgument(*stepsArg),
-                        numSteps.getInt(), status);
+    status = checkSize(b, loc, block->getArgument(*stepsArg), 0,
+                       numSteps.getInt(), status);
+  for (auto [d, arg] : batchArgs)
+    status = checkSize(b, loc, block->getArgument(arg), 1, maxBatch[d],
+                       status);
   // Token ids are read only once every pointer is known to be valid.
   status = checkTokenIds(b, loc, model, block, status);
   scf::YieldOp::create(b, loc, ValueRange{status});
@@ -266,29 +309,46 @@ LogicalResult createEntryPoint(func::FuncOp model) {
 
   // The model's body, on the caller's buffers.
   b.setInsertionPointToStart(ifOk.thenBlock());
-  // With run-time steps, the buffers with a time axis are dense for the
-  // actual steps: the model works on a buffer of the maximum shape (in the
-  // workspace) that the first steps are copied into and out of.
+  // With run-time sizes, the caller's buffers are dense for the actual
+  // sizes: the model works on buffers of the maximum shape (in the
+  // workspace) that the actual part is copied into and out of.
   ModuleOp module = model->getParentOfType<ModuleOp>();
   Value steps;
   if (stepsArg)
     steps = memref::LoadOp::create(b, loc, block->getArgument(*stepsArg),
                                    ValueRange{});
-  auto timeAxisOf = [](DictionaryAttr attrs) -> std::optional<int64_t> {
-    if (auto axis = attrs ? attrs.getAs<IntegerAttr>(kTimeAxisAttrName)
-                          : IntegerAttr())
-      return axis.getInt();
-    return std::nullopt;
+  SmallVector<std::pair<int64_t, Value>> batchSizes;
+  for (auto [d, arg] : batchArgs)
+    batchSizes.push_back(
+        {d, memref::LoadOp::create(b, loc, block->getArgument(arg),
+                                   ValueRange{})});
+  // The actual size of each dim of a buffer with `attrs` (null: static);
+  // empty when every dim is static.
+  auto actualSizes = [&](DictionaryAttr attrs, int64_t rank) {
+    SmallVector<Value> sizes(rank);
+    bool any = false;
+    if (!attrs)
+      return SmallVector<Value>();
+    if (auto axis = attrs.getAs<IntegerAttr>(kTimeAxisAttrName); axis && steps) {
+      sizes[axis.getInt()] = steps;
+      any = true;
+    }
+    if (auto axis = attrs.getAs<IntegerAttr>(kBatchAxisAttrName))
+      for (auto [d, size] : batchSizes) {
+        sizes[axis.getInt() + d] = size;
+        any = true;
+      }
+    return any ? sizes : SmallVector<Value>();
   };
   IRMapping mapping;
   for (unsigned i = 0; i < numInputs; ++i) {
     Value buffer = block->getArgument(i);
-    std::optional<int64_t> axis = timeAxisOf(model.getArgAttrDict(i));
-    if (steps && axis) {
-      Value full = memref::AllocOp::create(
-          b, loc, cast<MemRefType>(bufferType(type.getInput(i))));
-      copySteps(b, loc, module, full, buffer, *axis, steps,
-                /*toCaller=*/false);
+    auto bufType = cast<MemRefType>(bufferType(type.getInput(i)));
+    SmallVector<Value> actual =
+        actualSizes(model.getArgAttrDict(i), bufType.getRank());
+    if (!actual.empty()) {
+      Value full = memref::AllocOp::create(b, loc, bufType);
+      copyActual(b, loc, module, full, buffer, actual, /*toCaller=*/false);
       buffer = full;
     }
     mapping.map(model.getArgument(i),
@@ -299,23 +359,24 @@ LogicalResult createEntryPoint(func::FuncOp model) {
   Block &body = model.getBody().front();
   for (Operation &op : body.without_terminator())
     b.clone(op, mapping);
-  SmallVector<std::tuple<Value, Value, int64_t>> copiesOut;
+  SmallVector<std::tuple<Value, Value, SmallVector<Value>>> copiesOut;
   for (auto [i, result] :
        llvm::enumerate(body.getTerminator()->getOperands())) {
     Value buffer = block->getArgument(numInputs + i);
-    std::optional<int64_t> axis = timeAxisOf(model.getResultAttrDict(i));
-    if (steps && axis) {
-      Value full = memref::AllocOp::create(
-          b, loc, cast<MemRefType>(bufferType(type.getResult(i))));
-      copiesOut.push_back({full, buffer, *axis});
+    auto bufType = cast<MemRefType>(bufferType(type.getResult(i)));
+    SmallVector<Value> actual =
+        actualSizes(model.getResultAttrDict(i), bufType.getRank());
+    if (!actual.empty()) {
+      Value full = memref::AllocOp::create(b, loc, bufType);
+      copiesOut.push_back({full, buffer, actual});
       buffer = full;
     }
     bufferization::MaterializeInDestinationOp::create(
         b, loc, Type(), mapping.lookupOrDefault(result), buffer,
         /*restrict=*/true, /*writable=*/true);
   }
-  for (auto [full, dense, axis] : copiesOut)
-    copySteps(b, loc, module, full, dense, axis, steps, /*toCaller=*/true);
+  for (auto &[full, dense, actual] : copiesOut)
+    copyActual(b, loc, module, full, dense, actual, /*toCaller=*/true);
 
   b.setInsertionPointToEnd(block);
   func::ReturnOp::create(b, loc, status);

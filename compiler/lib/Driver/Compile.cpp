@@ -139,10 +139,20 @@ static LogicalResult describeEntryPoint(ModuleOp module,
     bool int32 = type.getElementType().isInteger(32);
     param.isTokens = int32 && param.name == "x";
     param.isSteps = int32 && param.name == rnn::kStepsArgName;
-    param.isLengths = int32 && !param.isTokens && !param.isSteps;
+    int64_t dim;
+    if (int32 && StringRef(param.name).starts_with(rnn::kBatchArgPrefix) &&
+        !StringRef(param.name)
+             .drop_front(rnn::kBatchArgPrefix.size())
+             .getAsInteger(10, dim))
+      param.batchSizeOf = dim;
+    param.isLengths = int32 && !param.isTokens && !param.isSteps &&
+                      !param.batchSizeOf;
     if (auto axis = entry.getArgAttrOfType<IntegerAttr>(
             i, rnn::kTimeAxisAttrName))
       param.timeAxis = axis.getInt();
+    if (auto axis = entry.getArgAttrOfType<IntegerAttr>(
+            i, rnn::kBatchAxisAttrName))
+      param.batchAxis = axis.getInt();
     param.isOutput = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
     compiled.parameters.push_back(std::move(param));
   }
@@ -297,6 +307,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       func.removeArgAttr(i, rnn::kWorkspaceAttrName);
       func.removeArgAttr(i, rnn::kOutputAttrName);
       func.removeArgAttr(i, rnn::kTimeAxisAttrName);
+      func.removeArgAttr(i, rnn::kBatchAxisAttrName);
     }
   });
   PassManager toLLVM(&ctx);

@@ -106,25 +106,88 @@ int64_t timeAxis(const spec::Model &model) {
   return model.timeMajor ? 0 : int64_t(model.batch.size());
 }
 
-/// With `input.time: {max: N}`: `actual` is `expected` but for a time dim
-/// of at most N.
-bool timeWithinMaximum(const spec::Model &model, ArrayRef<int64_t> actual,
-                       ArrayRef<int64_t> expected) {
-  int64_t axis = timeAxis(model);
+/// The axis of x's first batch dim.
+int64_t batchAxis(const spec::Model &model) { return model.timeMajor ? 1 : 0; }
+
+/// The sizes one call runs with: x's, within the maxima of the run-time
+/// dims (`{max: N}`), the spec's for the static ones.
+struct CallSizes {
+  int64_t steps = 0;
+  std::vector<int64_t> batch;
+};
+
+/// Whether x of shape `actual` fits the model whose x has shape `expected`
+/// (the maxima): equal but for run-time dims, which may be smaller (time:
+/// 0..N, batch: 1..N).
+bool withinMaxima(const spec::Model &model, ArrayRef<int64_t> actual,
+                  ArrayRef<int64_t> expected) {
+  if (actual.size() != expected.size())
+    return false;
   for (auto [d, pair] : llvm::enumerate(llvm::zip(actual, expected))) {
     auto [a, e] = pair;
-    if (int64_t(d) == axis ? a > e : a != e)
+    int64_t batchDim = int64_t(d) - batchAxis(model);
+    bool runtimeBatch = batchDim >= 0 && model.isRuntimeBatch(batchDim);
+    if (model.runtimeTime && int64_t(d) == timeAxis(model)) {
+      if (a > e)
+        return false;
+    } else if (runtimeBatch ? a < 1 || a > e : a != e) {
       return false;
+    }
   }
   return true;
 }
 
-/// The shape of `param` for a call that runs `steps` steps.
-std::vector<int64_t> callShape(const EntryParameter &param, int64_t steps) {
-  std::vector<int64_t> shape = param.shape;
-  if (param.timeAxis)
-    shape[*param.timeAxis] = steps;
+/// The sizes of a call on x of shape `x` (which withinMaxima accepted).
+CallSizes callSizes(const spec::Model &model, ArrayRef<int64_t> x) {
+  CallSizes sizes;
+  sizes.steps = x[timeAxis(model)];
+  for (size_t d = 0; d < model.batch.size(); ++d)
+    sizes.batch.push_back(x[batchAxis(model) + d]);
+  return sizes;
+}
+
+/// `shape` (the maxima) with the run-time dims of a model array at their
+/// actual `sizes`: the time dim at `time`, the batch dims from `batch`.
+std::vector<int64_t> actualShape(const spec::Model &model,
+                                 std::vector<int64_t> shape,
+                                 std::optional<int64_t> time,
+                                 std::optional<int64_t> batch,
+                                 const CallSizes &sizes) {
+  if (time && model.runtimeTime)
+    shape[*time] = sizes.steps;
+  if (batch)
+    for (size_t d = 0; d < model.batch.size(); ++d)
+      if (model.isRuntimeBatch(d))
+        shape[*batch + d] = sizes.batch[d];
   return shape;
+}
+
+/// The shape of `param` for a call with `sizes`.
+std::vector<int64_t> callShape(const spec::Model &model,
+                               const EntryParameter &param,
+                               const CallSizes &sizes) {
+  return actualShape(model, param.shape, param.timeAxis, param.batchAxis,
+                     sizes);
+}
+
+/// Describes the run-time dims of x (for errors and --list-arrays).
+std::string runtimeDims(const spec::Model &model) {
+  std::vector<std::string> parts;
+  if (model.runtimeTime)
+    parts.push_back("at most " + std::to_string(model.time) +
+                    " steps on axis " + std::to_string(timeAxis(model)) +
+                    " ('input.time: {max: " + std::to_string(model.time) +
+                    "}')");
+  for (size_t d = 0; d < model.batch.size(); ++d)
+    if (model.isRuntimeBatch(d))
+      parts.push_back("1.." + std::to_string(model.batch[d]) + " rows on axis " +
+                      std::to_string(batchAxis(model) + d) +
+                      " ('input.batch' entry {max: " +
+                      std::to_string(model.batch[d]) + "})");
+  std::string result;
+  for (auto [i, part] : llvm::enumerate(parts))
+    result += (i ? ", " : "") + part;
+  return result;
 }
 
 /// Checks that `arrays` holds exactly the arrays the model takes, each with
@@ -133,6 +196,13 @@ LogicalResult checkInputs(const spec::Model &model, ArrayRef<Array> arrays,
                           Location loc) {
   std::vector<ModelInput> expected = modelInputs(model);
   bool ok = true;
+  // With run-time sizes, x gives them (when it fits the maxima).
+  bool runtime = model.runtimeTime || model.hasRuntimeBatch();
+  std::optional<CallSizes> sizes;
+  for (const Array &array : arrays)
+    if (array.name == "x" && !expected.empty() &&
+        withinMaxima(model, array.shape, expected.front().shape))
+      sizes = callSizes(model, array.shape);
   for (const Array &array : arrays) {
     const ModelInput *input = nullptr;
     for (const ModelInput &candidate : expected)
@@ -170,19 +240,24 @@ LogicalResult checkInputs(const spec::Model &model, ArrayRef<Array> arrays,
                              ? " (convert it with .astype(np.float32))"
                              : "");
       ok = false;
-    } else if (model.runtimeTime && input->name == "x" &&
-               array.shape.size() == input->shape.size() &&
-               timeWithinMaximum(model, array.shape, input->shape)) {
-      // Any number of steps up to the maximum.
-    } else if (model.runtimeTime && input->name == "x" &&
-               array.shape.size() == input->shape.size()) {
+    } else if (runtime && input->name == "x" &&
+               withinMaxima(model, array.shape, input->shape)) {
+      // Any sizes up to the maxima.
+    } else if (runtime && input->name == "x") {
       emitError(loc) << "input 'x' has shape "
                      << spec::formatShape(array.shape) << ", expected "
-                     << spec::formatShape(input->shape)
-                     << " with at most " << model.time
-                     << " steps on axis " << timeAxis(model)
-                     << " ('input.time: {max: " << model.time << "}')";
+                     << spec::formatShape(input->shape) << " with "
+                     << runtimeDims(model);
       ok = false;
+    } else if (runtime && sizes && input->name != "x") {
+      std::vector<int64_t> shape = actualShape(
+          model, input->shape, std::nullopt, int64_t(0), *sizes);
+      if (array.shape != shape) {
+        emitError(loc) << "input '" << array.name << "' has shape "
+                       << spec::formatShape(array.shape) << ", expected "
+                       << spec::formatShape(shape) << " (x's batch)";
+        ok = false;
+      }
     } else if (array.shape != input->shape) {
       emitError(loc) << "input '" << array.name << "' has shape "
                      << spec::formatShape(array.shape) << ", expected "
@@ -211,16 +286,23 @@ struct Buffers {
 LogicalResult fillBuffers(const spec::Model &model,
                           ArrayRef<EntryParameter> parameters,
                           const llvm::StringMap<const Array *> &inputs,
-                          int64_t steps, Location loc, Buffers &buffers) {
+                          const CallSizes &sizes, Location loc,
+                          Buffers &buffers) {
   buffers.floats.resize(parameters.size());
   buffers.ints.resize(parameters.size());
   for (auto [i, param] : llvm::enumerate(parameters)) {
-    std::vector<int64_t> shape = callShape(param, steps);
+    std::vector<int64_t> shape = callShape(model, param, sizes);
     int64_t size = 1;
     for (int64_t dim : shape)
       size *= dim;
+    if (param.batchSizeOf) {
+      buffers.ints[i].assign(1, static_cast<int32_t>(
+                                    sizes.batch[*param.batchSizeOf]));
+      buffers.pointers.push_back(buffers.ints[i].data());
+      continue;
+    }
     if (param.isSteps) {
-      buffers.ints[i].assign(1, static_cast<int32_t>(steps));
+      buffers.ints[i].assign(1, static_cast<int32_t>(sizes.steps));
       buffers.pointers.push_back(buffers.ints[i].data());
       continue;
     }
@@ -311,6 +393,11 @@ void rnnc::printModelArrays(llvm::raw_ostream &os,
     os << "x and y may have any number of steps up to " << model.time
        << " on axis " << timeAxis(model) << " (input.time: {max: "
        << model.time << "}); y has x's\n";
+  for (size_t d = 0; d < model.batch.size(); ++d)
+    if (model.isRuntimeBatch(d))
+      os << "batch dim " << d << " may have 1.." << model.batch[d]
+         << " rows (input.batch entry {max: " << model.batch[d]
+         << "}): x's sets it for every other array\n";
 }
 
 LogicalResult rnnc::runModel(const LoadedModel &loaded,
@@ -336,12 +423,10 @@ LogicalResult rnnc::runModel(const LoadedModel &loaded,
       compileModel(loaded, sourceMgr, compileOptions, ctx);
   if (failed(compiled))
     return failure();
-  // With `input.time: {max: N}`, x says how many steps this call runs.
-  int64_t steps = model.time;
-  if (model.runtimeTime)
-    steps = byName.lookup("x")->shape[timeAxis(model)];
+  // With run-time sizes (`{max: N}`), x says which sizes this call runs.
+  CallSizes sizes = callSizes(model, byName.lookup("x")->shape);
   Buffers buffers;
-  if (failed(fillBuffers(model, compiled->parameters, byName, steps, loc,
+  if (failed(fillBuffers(model, compiled->parameters, byName, sizes, loc,
                          buffers)))
     return failure();
   std::unique_ptr<ModelLibrary> library =
@@ -402,7 +487,7 @@ LogicalResult rnnc::runModel(const LoadedModel &loaded,
     Array array;
     array.name = param.name;
     array.dtype = DType::F32;
-    array.shape = callShape(param, steps);
+    array.shape = callShape(model, param, sizes);
     const std::vector<float> &values = buffers.floats[i];
     array.bytes.resize(values.size() * sizeof(float));
     std::memcpy(array.bytes.data(), values.data(), array.bytes.size());

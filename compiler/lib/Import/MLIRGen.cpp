@@ -353,6 +353,11 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
     }
   }
 
+  // The run-time sizes: batch dims in order, then the steps.
+  for (auto [d, runtime] : llvm::enumerate(model.runtimeBatch))
+    if (runtime)
+      addArgument(RankedTensorType::get({}, builder.getI32Type()),
+                  (llvm::Twine(rnn::kBatchArgPrefix) + llvm::Twine(d)).str());
   if (model.runtimeTime)
     addArgument(RankedTensorType::get({}, builder.getI32Type()),
                 rnn::kStepsArgName);
@@ -372,13 +377,22 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
   };
 
   Value x = entry->getArgument(0);
-  Value steps;
-  if (model.runtimeTime) {
+  auto runtimeSize = [&](unsigned arg) -> Value {
     Value count = tensor::ExtractOp::create(builder, modelLoc,
-                                            entry->getArguments().back());
-    steps = arith::IndexCastOp::create(builder, modelLoc,
-                                       builder.getIndexType(), count);
-  }
+                                            entry->getArgument(arg));
+    return arith::IndexCastOp::create(builder, modelLoc,
+                                      builder.getIndexType(), count);
+  };
+  Value steps;
+  if (model.runtimeTime)
+    steps = runtimeSize(entry->getNumArguments() - 1);
+  // The scans run the actual rows of the first batch dim (the others, when
+  // run-time too, run at their maxima).
+  Value rows;
+  if (model.isRuntimeBatch(0))
+    rows = runtimeSize(llvm::find(argNames, std::string(rnn::kBatchArgPrefix) +
+                                                "0") -
+                       argNames.begin());
   SmallVector<Value> results;
   SmallVector<std::string> resultNames;
   UnitAttr zeroPadded =
@@ -417,7 +431,7 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
       UnitAttr reverse = rnn.reverse ? builder.getUnitAttr() : UnitAttr();
       // keep_order without reverse is a no-op in Flax; the op rejects it.
       auto scan = rnn::ScanOp::create(
-          builder, loc, types, x, lengths, takeInits(layer, rnn), steps,
+          builder, loc, types, x, lengths, takeInits(layer, rnn), steps, rows,
           numBatchDims,
           timeMajor, reverse, rnn.reverse && rnn.keepOrder ? reverse : UnitAttr(),
           zeroPadded, builder.getI64IntegerAttr(rnn.unroll));
@@ -498,6 +512,23 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
         model.timeMajor ? 0 : int64_t(model.batch.size()));
     func.setArgAttr(0, rnn::kTimeAxisAttrName, timeAxis);
     func.setResultAttr(0, rnn::kTimeAxisAttrName, timeAxis);
+  }
+  if (model.hasRuntimeBatch()) {
+    // Every array but the sizes has the batch dims: first, or after the
+    // time axis of a time-major x and y (while y has one: no Pool).
+    bool pooled = llvm::any_of(model.layers, [](const Layer &layer) {
+      return layer.kind == Layer::Kind::Pool;
+    });
+    auto axis = [&](int64_t a) { return builder.getI64IntegerAttr(a); };
+    for (auto [i, name] : llvm::enumerate(argNames))
+      if (name != rnn::kStepsArgName &&
+          !StringRef(name).starts_with(rnn::kBatchArgPrefix))
+        func.setArgAttr(i, rnn::kBatchAxisAttrName,
+                        axis(i == 0 && model.timeMajor ? 1 : 0));
+    for (unsigned i = 0, e = results.size(); i < e; ++i)
+      func.setResultAttr(
+          i, rnn::kBatchAxisAttrName,
+          axis(i == 0 && model.timeMajor && !pooled ? 1 : 0));
   }
   return module;
 }

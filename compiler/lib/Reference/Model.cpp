@@ -214,6 +214,26 @@ llvm::Expected<Outputs> reference::run(const spec::Model &model,
     actual.time = inputs.x.shape[axis];
     return run(actual, params, inputs);
   }
+  if (model.hasRuntimeBatch()) {
+    // `input.batch` entries `{max: N}`: the model of x's batch sizes.
+    size_t axis = model.timeMajor ? 1 : 0;
+    spec::Model actual = model;
+    actual.runtimeBatch.clear();
+    for (size_t d = 0; d < model.batch.size(); ++d) {
+      if (!model.isRuntimeBatch(d))
+        continue;
+      int64_t rows = axis + d < inputs.x.shape.size()
+                         ? inputs.x.shape[axis + d]
+                         : 0;
+      if (rows < 1 || rows > model.batch[d])
+        return makeError("expected x with 1.." + llvm::Twine(model.batch[d]) +
+                         " rows on axis " + llvm::Twine(axis + d) +
+                         " (input.batch entry {max: " +
+                         llvm::Twine(model.batch[d]) + "})");
+      actual.batch[d] = rows;
+    }
+    return run(actual, params, inputs);
+  }
   if (model.layers.empty())
     return makeError("expected at least one layer, found none");
   if (params.size() != model.layers.size())

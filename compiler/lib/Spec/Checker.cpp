@@ -134,6 +134,29 @@ void checkRuntimeTime(const Model &model, const ModelInfo &info,
   }
 }
 
+/// A run-time batch (`input.batch` entries `{max: N}`) copies the caller's
+/// dense buffers into maximum-shape ones; the inputs that are checked or
+/// kept across calls in the caller's own layout are not supported with it.
+void checkRuntimeBatch(const Model &model, const ModelInfo &info,
+                       SpecDiagnostics &diags) {
+  if (!model.hasRuntimeBatch())
+    return;
+  const char *self = "a run-time batch size ('{max: N}' in 'input.batch')";
+  if (model.stream)
+    diags.error(info.runtimeBatchLoc,
+                std::string(self) + " cannot be streamed ('input.stream: "
+                                    "true'): the state is laid out for one "
+                                    "batch size");
+  if (model.seqLengths)
+    diags.error(info.seqLengthsLoc,
+                std::string("'input.seq_lengths' is not supported with ") +
+                    self);
+  if (model.takesTokens())
+    diags.error(info.runtimeBatchLoc,
+                std::string(self) + " is not supported with token ids "
+                                    "(a first 'Embed' layer)");
+}
+
 } // namespace
 
 /// Gives every cell without its own `param_dtype` the model's, and rejects
@@ -175,6 +198,7 @@ void rnnc::spec::detail::checkModel(const Model &model, const ModelInfo &info,
   checkUniqueNames(model, info, diags, duplicate);
   checkNNXCells(model, info, diags);
   checkRuntimeTime(model, info, diags);
+  checkRuntimeBatch(model, info, diags);
 
   bool tokens = model.takesTokens() && !info.layers.empty() &&
                 info.layers.front().typed;

@@ -228,6 +228,22 @@ bool isCIdentifier(StringRef name) {
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
+/// `{max: N}` (of `what`, a batch entry or 'time'): N, the most a run-time
+/// size may be; none after an error.
+std::optional<int64_t> readMaximum(YamlReader &reader, Field &field,
+                                   StringRef what) {
+  auto *bounds = llvm::cast<yaml::MappingNode>(field.node);
+  bool seenMax = false;
+  std::optional<int64_t> result;
+  reader.forEachField(*bounds, what, {"max"}, [&](Field &m) {
+    seenMax = true;
+    result = reader.readPositive(m, "at least 1");
+  });
+  if (!seenMax)
+    reader.diags.error(field.loc(), "missing key 'max' in " + what.str());
+  return result;
+}
+
 void parseInput(YamlReader &reader, Field &field, Model &model,
                 ModelInfo &info) {
   yaml::MappingNode *map = reader.readMapping(field);
@@ -245,28 +261,32 @@ void parseInput(YamlReader &reader, Field &field, Model &model,
         return;
       bool ok = true;
       reader.forEachElement(*list, "batch", [&](Field &e) {
-        if (std::optional<int64_t> v = reader.readPositive(e))
-          model.batch.push_back(*v);
+        std::optional<int64_t> v;
+        bool runtime = llvm::isa<yaml::MappingNode>(e.node);
+        if (runtime)
+          v = readMaximum(reader, e, "batch entry");
         else
+          v = reader.readPositive(e);
+        if (!v) {
           ok = false;
+          return;
+        }
+        if (runtime && !model.hasRuntimeBatch())
+          info.runtimeBatchLoc = e.loc();
+        model.batch.push_back(*v);
+        model.runtimeBatch.push_back(runtime);
       });
       info.batchValid = ok;
     } else if (f.name == "time") {
       seenTime = true;
       info.timeLoc = f.loc();
-      if (auto *bounds = llvm::dyn_cast<yaml::MappingNode>(f.node)) {
+      if (llvm::isa<yaml::MappingNode>(f.node)) {
         // {max: N}: the actual number of steps is a run-time argument.
-        bool seenMax = false;
-        reader.forEachField(*bounds, "'time'", {"max"}, [&](Field &m) {
-          seenMax = true;
-          if (std::optional<int64_t> v = reader.readPositive(m, "at least 1")) {
-            model.time = *v;
-            model.runtimeTime = true;
-            info.timeValid = true;
-          }
-        });
-        if (!seenMax)
-          reader.diags.error(f.loc(), "missing key 'max' in 'time'");
+        if (std::optional<int64_t> v = readMaximum(reader, f, "'time'")) {
+          model.time = *v;
+          model.runtimeTime = true;
+          info.timeValid = true;
+        }
       } else if (std::optional<int64_t> v =
                      reader.readPositive(f, "at least 1")) {
         model.time = *v;

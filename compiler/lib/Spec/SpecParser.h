@@ -53,6 +53,7 @@ struct ModelInfo {
   bool batchValid = false;
   bool timeValid = false;
   llvm::SMLoc timeLoc;         ///< `input.time` value
+  llvm::SMLoc runtimeBatchLoc; ///< the first `{max: N}` of `input.batch`
   llvm::SMLoc streamLoc;       ///< `input.stream` value
   llvm::SMLoc featuresLoc;     ///< `input.features` value
   llvm::SMLoc inputLoc;        ///< the `input` key

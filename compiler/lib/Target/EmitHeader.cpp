@@ -147,6 +147,23 @@ void rnnc::addFootprintToHeader(std::string &header, const spec::Model &model,
   header.insert(header.find('\n', at) + 1, text);
 }
 
+/// What WORKSPACE_SIZE is sized for with run-time sizes: the maxima.
+static std::string workspaceRemark(const spec::Model &model,
+                                   const std::string &prefix) {
+  if (!model.hasRuntimeBatch())
+    return model.runtimeTime
+               ? " /* for " + prefix + "TIME steps, enough for any count */"
+               : "";
+  std::string maxima;
+  for (size_t d = 0; d < model.batch.size(); ++d)
+    if (model.isRuntimeBatch(d))
+      maxima += (maxima.empty() ? "" : ", ") + prefix + "BATCH_DIM_" +
+                std::to_string(d) + " rows";
+  if (model.runtimeTime)
+    maxima += ", " + prefix + "TIME steps";
+  return " /* for the maxima (" + maxima + "), enough for any actual sizes */";
+}
+
 llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
                              llvm::raw_ostream &os) {
   std::string entryName = model.name + "_run";
@@ -183,7 +200,15 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
   os << "/* Sizes. */\n";
   os << "#define " << prefix << "NUM_BATCH_DIMS " << model.batch.size() << "\n";
   for (auto [i, dim] : llvm::enumerate(model.batch))
-    os << "#define " << prefix << "BATCH_DIM_" << i << " " << dim << "\n";
+    os << "#define " << prefix << "BATCH_DIM_" << i << " " << dim
+       << (model.isRuntimeBatch(i) ? " /* the most rows; the actual count is "
+                                     "the batch_" + std::to_string(i) +
+                                         " argument */"
+                                   : std::string())
+       << "\n";
+  for (size_t i = 0; i < model.batch.size(); ++i)
+    os << "#define " << prefix << "RUNTIME_BATCH_DIM_" << i << " "
+       << (model.isRuntimeBatch(i) ? 1 : 0) << "\n";
   os << "#define " << prefix << "TIME " << model.time
      << (model.runtimeTime ? " /* the most steps; the actual count is the "
                              "steps argument */"
@@ -209,9 +234,7 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
   os << "#define " << prefix << "OUTPUT_SIZE " << spec::numElements(outputShape)
      << " /* y" << dims(outputShape) << " */\n";
   os << "#define " << prefix << "WORKSPACE_SIZE " << workspaceSize.getInt()
-     << (model.runtimeTime ? " /* for " + prefix + "TIME steps, enough for "
-                                 "any count */"
-                           : std::string())
+     << workspaceRemark(model, prefix)
      << "\n";
   int64_t alignment = rnn::workspaceAlignment(module);
   os << "#define " << prefix << "WORKSPACE_ALIGNMENT " << alignment << "\n";
@@ -256,6 +279,9 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
      << prefix << "WORKSPACE_MIN_ALIGNMENT"
      << (model.runtimeTime ? ", or *steps < 0 or > " + prefix + "TIME"
                            : std::string())
+     << (model.hasRuntimeBatch()
+             ? ", or a *batch_<d> < 1 or > " + prefix + "BATCH_DIM_<d>"
+             : std::string())
      << " */\n";
   if (model.takesTokens())
     os << "#define " << prefix << "ERROR_TOKEN 3 /* a token id in x < 0 or >= "
@@ -281,15 +307,32 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
     bool output = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
     std::string param = parameterName(name.getValue());
     std::string shape = dims(type.getShape());
-    if (auto axis =
-            entry.getArgAttrOfType<IntegerAttr>(i, rnn::kTimeAxisAttrName)) {
-      // Dense for the actual steps: the time dim is *steps.
+    auto timeAxis =
+        entry.getArgAttrOfType<IntegerAttr>(i, rnn::kTimeAxisAttrName);
+    auto batchAxis =
+        entry.getArgAttrOfType<IntegerAttr>(i, rnn::kBatchAxisAttrName);
+    if (timeAxis || batchAxis) {
+      // Dense for the actual sizes: a run-time dim is *steps or *batch_<d>.
       SmallVector<std::string> parts;
-      for (auto [d, dim] : llvm::enumerate(type.getShape()))
-        parts.push_back(int64_t(d) == axis.getInt() ? "[*steps]"
-                                                    : "[" + std::to_string(dim) +
-                                                          "]");
+      for (auto [d, dim] : llvm::enumerate(type.getShape())) {
+        std::string part = "[" + std::to_string(dim) + "]";
+        int64_t batchDim = batchAxis ? int64_t(d) - batchAxis.getInt() : -1;
+        if (timeAxis && int64_t(d) == timeAxis.getInt())
+          part = "[*steps]";
+        else if (batchDim >= 0 && model.isRuntimeBatch(batchDim))
+          part = "[*" + std::string(rnn::kBatchArgPrefix) +
+                 std::to_string(batchDim) + "]";
+        parts.push_back(part);
+      }
       shape = llvm::join(parts, "");
+    }
+    if (name.getValue().starts_with(rnn::kBatchArgPrefix)) {
+      int64_t d = 0;
+      (void)name.getValue()
+          .drop_front(rnn::kBatchArgPrefix.size())
+          .getAsInteger(10, d);
+      shape += " (the rows of batch dim " + std::to_string(d) + " to run, 1.." +
+               std::to_string(model.batch[d]) + ")";
     }
     if (name.getValue() == rnn::kStepsArgName)
       shape += " (the number of steps to run, 0.." +
@@ -304,6 +347,11 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
        << " * (allocated for this call's count, not for " << prefix
        << "TIME); only\n"
        << " * steps 0..*steps-1 run, so the work follows the count.\n";
+  if (model.hasRuntimeBatch())
+    os << " * The arrays with a [*batch_<d>] dim are dense for that many\n"
+       << " * rows (allocated for this call, not for " << prefix
+       << "BATCH_DIM_<d>); only\n"
+       << " * those rows run, so the work follows the batch.\n";
   if (std::string pairs = inPlaceCarries(entry); !pairs.empty())
     os << " * May be the same buffer (in-place state update; any other\n"
        << " * overlap is undefined):\n" << pairs;

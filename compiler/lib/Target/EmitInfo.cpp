@@ -84,6 +84,10 @@ llvm::Expected<std::vector<InfoField>> infoFields(ModuleOp module,
   fields.push_back(intField("num_batch_dims", model.batch.size()));
   for (auto [i, dim] : llvm::enumerate(model.batch))
     fields.push_back(intField("batch_dim_" + std::to_string(i), dim));
+  // Per batch dim: 1 when batch_dim_<d> is a maximum (`{max: N}`).
+  for (size_t i = 0; i < model.batch.size(); ++i)
+    fields.push_back(intField("runtime_batch_dim_" + std::to_string(i),
+                              model.isRuntimeBatch(i) ? 1 : 0));
   fields.push_back(intField("time", model.time));
   fields.push_back(intField("runtime_time", model.runtimeTime ? 1 : 0));
   fields.push_back(intField("time_major", model.timeMajor ? 1 : 0));

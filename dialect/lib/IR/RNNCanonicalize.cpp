@@ -43,7 +43,7 @@ struct DropUnusedFinalCarry : OpRewritePattern<ScanOp> {
       return rewriter.notifyMatchFailure(op, "final carry in use or absent");
     auto scan = ScanOp::create(
         rewriter, op.getLoc(), TypeRange{op.getOutputs().getType()},
-        op.getInput(), op.getSeqLengths(), op.getInit(), op.getSteps(),
+        op.getInput(), op.getSeqLengths(), op.getInit(), op.getSteps(), op.getRows(),
         op.getNumBatchDimsAttr(), op.getTimeMajorAttr(), op.getReverseAttr(),
         op.getKeepOrderAttr(), op.getZeroPaddedOutputsAttr(),
         op.getUnrollAttr());

@@ -66,9 +66,10 @@ LogicalResult verifyName(Operation *op, NamedAttribute attr) {
   return success();
 }
 
-/// rnn.time_axis on a value of `type`: an axis of it (once the value is a
-/// pointer, of the array it points to, which the type no longer shows).
-LogicalResult verifyTimeAxis(Operation *op, NamedAttribute attr, Type type) {
+/// rnn.time_axis, rnn.batch_axis on a value of `type`: an axis of it (once
+/// the value is a pointer, of the array it points to, which the type no
+/// longer shows).
+LogicalResult verifyAxis(Operation *op, NamedAttribute attr, Type type) {
   if (failed(verifyInteger(op, attr, 0)))
     return failure();
   int64_t axis = cast<IntegerAttr>(attr.getValue()).getInt();
@@ -135,7 +136,8 @@ LogicalResult RNNDialect::verifyOperationAttribute(Operation *op,
                ? failure()
                : verifyUnit(op, attr);
   if (name == kNameAttrName || name == kOutputAttrName ||
-      name == kTimeAxisAttrName || name == kWorkspaceAttrName)
+      name == kTimeAxisAttrName || name == kBatchAxisAttrName ||
+      name == kWorkspaceAttrName)
     return op->emitError() << "'" << name
                            << "' belongs on a function's arguments or results";
   return op->emitError() << "unknown attribute '" << name << "'";
@@ -150,12 +152,12 @@ LogicalResult RNNDialect::verifyRegionArgAttribute(Operation *op,
     return verifyName(op, attr);
   if (name == kOutputAttrName || name == kWorkspaceAttrName)
     return verifyUnit(op, attr);
-  if (name == kTimeAxisAttrName) {
+  if (name == kTimeAxisAttrName || name == kBatchAxisAttrName) {
     Region &region = op->getRegion(regionIndex);
     Type type = region.empty()
                     ? cast<FunctionOpInterface>(op).getArgumentTypes()[argIndex]
                     : region.getArgument(argIndex).getType();
-    return verifyTimeAxis(op, attr, type);
+    return verifyAxis(op, attr, type);
   }
   return op->emitError() << "'" << name
                          << "' is not an attribute of a function's arguments";
@@ -168,11 +170,11 @@ LogicalResult RNNDialect::verifyRegionResultAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   if (name == kNameAttrName)
     return verifyName(op, attr);
-  if (name == kTimeAxisAttrName) {
+  if (name == kTimeAxisAttrName || name == kBatchAxisAttrName) {
     auto function = dyn_cast<FunctionOpInterface>(op);
     if (!function)
       return op->emitError() << "'" << name << "' belongs on a function";
-    return verifyTimeAxis(op, attr, function.getResultTypes()[resultIndex]);
+    return verifyAxis(op, attr, function.getResultTypes()[resultIndex]);
   }
   return op->emitError() << "'" << name
                          << "' is not an attribute of a function's results";

@@ -181,7 +181,7 @@ struct PoolLastOfScan : OpRewritePattern<PoolOp> {
         types.push_back(carry.getType());
       withCarry = ScanOp::create(
           rewriter, scan.getLoc(), types, scan.getInput(),
-          scan.getSeqLengths(), scan.getInit(), scan.getSteps(),
+          scan.getSeqLengths(), scan.getInit(), scan.getSteps(), scan.getRows(),
           scan.getNumBatchDimsAttr(),
           scan.getTimeMajorAttr(), scan.getReverseAttr(),
           scan.getKeepOrderAttr(), scan.getZeroPaddedOutputsAttr(),

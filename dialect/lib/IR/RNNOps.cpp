@@ -138,6 +138,9 @@ LogicalResult ScanOp::verify() {
   if (getSteps() && (getReverse() || getSeqLengths()))
     return emitOpError("expects no 'reverse' or 'lengths' with 'steps' (they "
                        "need the whole sequence)");
+  if (getRows() && (getNumBatchDims() == 0 || getSeqLengths()))
+    return emitOpError("expects 'rows' only with a batch dim and without "
+                       "'lengths'");
   return success();
 }
 

@@ -104,32 +104,27 @@ RNNRT_API rnnrt_status_t rnnrt_check_seq_lengths(const int32_t *seq_lengths,
                                                  int64_t batch, int64_t time);
 
 /*===----------------------------------------------------------------------===*
- * Run-time number of steps
+ * Run-time sizes
  *===----------------------------------------------------------------------===*/
 
-/** Copies the first |steps| time steps of a sequence between two layouts
- * that differ only in their number of steps: |outer| blocks (the dims
- * before the time axis: the batch, or 1 when time-major), each of
- * |dst_steps| (resp. |src_steps|) steps of |step_elements| elements, of
- * which the first |steps| are copied. Generated code with `input.time:
- * {max: N}` uses it between the caller's buffers, dense for the actual
- * steps, and the maximum-shape buffers in its workspace.
+/** Copies the leading box of an array between two layouts that differ in
+ * the sizes of some dims: |rank| levels, outermost first, level l given by
+ * |dims|[3l] (the count copied), |dims|[3l+1] and |dims|[3l+2] (that
+ * level's extent in |dst| and in |src|); the innermost level's elements are
+ * contiguous. Generated code with run-time sizes (`{max: N}` in
+ * `input.batch` or `input.time`) uses it between the caller's buffers,
+ * dense for the actual sizes, and the maximum-shape buffers in its
+ * workspace.
  *
- * The buffers must not overlap; |steps| <= |dst_steps|, |src_steps|.
- * Returns RNNRT_OK, or RNNRT_ERROR_ARGUMENT (copying nothing) when a size
- * is negative or |steps| exceeds a layout's steps. */
-RNNRT_API rnnrt_status_t rnnrt_copy_steps_f32(float *dst, const float *src,
-                                              int64_t outer, int64_t steps,
-                                              int64_t step_elements,
-                                              int64_t dst_steps,
-                                              int64_t src_steps);
-/** rnnrt_copy_steps_f32 for int32 buffers (token ids). */
-RNNRT_API rnnrt_status_t rnnrt_copy_steps_i32(int32_t *dst,
-                                              const int32_t *src,
-                                              int64_t outer, int64_t steps,
-                                              int64_t step_elements,
-                                              int64_t dst_steps,
-                                              int64_t src_steps);
+ * The buffers must not overlap. Returns RNNRT_OK, or RNNRT_ERROR_ARGUMENT
+ * (copying nothing) when a size is negative or a count exceeds an extent. */
+RNNRT_API rnnrt_status_t rnnrt_copy_box_f32(float *dst, const float *src,
+                                            int64_t rank,
+                                            const int64_t *dims);
+/** rnnrt_copy_box_f32 for int32 buffers (token ids). */
+RNNRT_API rnnrt_status_t rnnrt_copy_box_i32(int32_t *dst, const int32_t *src,
+                                            int64_t rank,
+                                            const int64_t *dims);
 
 /*===----------------------------------------------------------------------===*
  * Token ids

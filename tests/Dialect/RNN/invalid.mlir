@@ -782,3 +782,25 @@ func.func @negative_scan_steps_with_lengths(%x: tensor<8x4x5xf32>, %len: tensor<
   }
   return
 }
+
+// -----
+
+func.func @negative_scan_rows_unbatched(%x: tensor<4x5xf32>, %r: index) {
+  // expected-error @+1 {{'rnn.scan' op expects 'rows' only with a batch dim and without 'lengths'}}
+  %0 = rnn.scan %x rows(%r) {num_batch_dims = 0 : i64} : tensor<4x5xf32> -> tensor<4x5xf32> {
+  ^bb0(%h: tensor<5xf32>, %xt: tensor<5xf32>):
+    rnn.yield carry(%h : tensor<5xf32>) output(%h : tensor<5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_scan_rows_with_lengths(%x: tensor<8x4x5xf32>, %len: tensor<8xi32>, %r: index) {
+  // expected-error @+1 {{'rnn.scan' op expects 'rows' only with a batch dim and without 'lengths'}}
+  %0 = rnn.scan %x lengths(%len : tensor<8xi32>) rows(%r) {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  return
+}

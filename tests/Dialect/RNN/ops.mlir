@@ -258,3 +258,21 @@ func.func @scan_runtime_steps(%x: tensor<2x9x3xf32>, %h0: tensor<2x4xf32>, %n: i
   }
   return %y, %h : tensor<2x9x4xf32>, tensor<2x4xf32>
 }
+
+/// A run-time number of rows of the first batch dim (input.batch: [{max: N}]),
+/// with and without run-time steps.
+
+// CHECK-LABEL: func.func @scan_runtime_rows
+// CHECK: rnn.scan %{{.*}} steps(%{{.*}}) rows(%{{.*}}) {num_batch_dims = 1 : i64}
+// CHECK: rnn.scan %{{.*}} rows(%{{.*}}) time_major {num_batch_dims = 2 : i64}
+func.func @scan_runtime_rows(%x: tensor<8x4x5xf32>, %xt: tensor<4x8x2x5xf32>, %n: index, %r: index) {
+  %0 = rnn.scan %x steps(%n) rows(%r) {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
+  ^bb0(%h: tensor<8x5xf32>, %s: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  }
+  %1 = rnn.scan %xt rows(%r) time_major {num_batch_dims = 2 : i64} : tensor<4x8x2x5xf32> -> tensor<4x8x2x5xf32> {
+  ^bb0(%h: tensor<8x2x5xf32>, %s: tensor<8x2x5xf32>):
+    rnn.yield carry(%h : tensor<8x2x5xf32>) output(%h : tensor<8x2x5xf32>)
+  }
+  return
+}

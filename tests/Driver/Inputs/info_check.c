@@ -45,6 +45,8 @@ int main(void) {
          M(_SPEC_FORMAT_VERSION));
   number("num_batch_dims", info->num_batch_dims, M(_NUM_BATCH_DIMS));
   number("batch_dim_0", info->batch_dim_0, M(_BATCH_DIM_0));
+  number("runtime_batch_dim_0", info->runtime_batch_dim_0,
+         M(_RUNTIME_BATCH_DIM_0));
   number("time", info->time, M(_TIME));
   number("runtime_time", info->runtime_time, M(_RUNTIME_TIME));
   number("time_major", info->time_major, M(_TIME_MAJOR));

@@ -84,6 +84,9 @@ struct CaseConfig {
   /// Non-zero: `time: {max: runtimeMax}`, and each call runs `time` steps.
   int runtimeMax = 0;
   bool stream = false; ///< `stream: true` (needs runtimeMax)
+  /// Per batch dim, non-zero: `{max: batchMax[d]}`, and each call runs
+  /// `batch[d]` rows.
+  std::vector<int> batchMax;
   /// Non-empty: the model-wide `param_dtype` ("bfloat16").
   std::string paramDtype;
   /// `quantize: {weights: int8}`.
@@ -116,8 +119,13 @@ std::string toYaml(const CaseConfig &config) {
   if (config.int8Weights)
     os << "quantize: {weights: int8}\n";
   os << "input:\n  batch: [";
-  for (size_t i = 0; i < config.batch.size(); ++i)
-    os << (i ? ", " : "") << config.batch[i];
+  for (size_t i = 0; i < config.batch.size(); ++i) {
+    os << (i ? ", " : "");
+    if (i < config.batchMax.size() && config.batchMax[i])
+      os << "{max: " << config.batchMax[i] << "}";
+    else
+      os << config.batch[i];
+  }
   os << "]\n  time: ";
   if (config.runtimeMax && !config.stream)
     os << "{max: " << config.runtimeMax << "}";
@@ -393,10 +401,15 @@ TEST_P(EquivalenceTest, MatchesReference) {
     rows *= b;
   // With a run-time number of steps, x and y are dense for `time` steps.
   int32_t steps = config.time;
+  // With run-time batch sizes, every array is dense for `batch` rows.
+  std::vector<int32_t> batchSizes(config.batch.begin(), config.batch.end());
   auto callShape = [&](const EntryParameter &param) {
     std::vector<int64_t> shape = param.shape;
     if (param.timeAxis)
       shape[*param.timeAxis] = steps;
+    if (param.batchAxis)
+      for (size_t d = 0; d < config.batch.size(); ++d)
+        shape[*param.batchAxis + d] = config.batch[d];
     return shape;
   };
   for (auto [i, param] : llvm::enumerate(compiled->parameters)) {
@@ -404,6 +417,10 @@ TEST_P(EquivalenceTest, MatchesReference) {
     int64_t size = spec::numElements(shape);
     if (param.isSteps) {
       pointers.push_back(&steps);
+      continue;
+    }
+    if (param.batchSizeOf) {
+      pointers.push_back(&batchSizes[*param.batchSizeOf]);
       continue;
     }
     if (param.isLengths) {
@@ -907,6 +924,35 @@ std::vector<CaseConfig> cases() {
                                 {lstm, head("type: Dense, features: 2")}, 5, 9);
   streamed.stream = true;
   all.push_back(streamed);
+
+  // Run-time batch sizes (input.batch entries {max: N}): fewer rows than
+  // the maximum (one block of rows per binary digit: 5 = 4 + 1), a single
+  // row, the maximum, a static dim between run-time ones, time-major, with
+  // a run-time time too, initial carries in and a Dense head.
+  auto runtimeRows = [&](const std::string &name,
+                         std::vector<LayerConfig> layers,
+                         std::vector<int> batch, std::vector<int> max) {
+    CaseConfig config = whole(name, std::move(layers));
+    config.lengths = false;
+    config.batch = std::move(batch);
+    config.batchMax = std::move(max);
+    return config;
+  };
+  all.push_back(runtimeRows("runtime_batch_lstm_dense",
+                            {lstmIn, head("type: Dense, features: 3")}, {5},
+                            {7}));
+  all.push_back(runtimeRows("runtime_batch_one_row", {gruOut}, {1}, {32}));
+  all.push_back(runtimeRows("runtime_batch_full", {gruOut, lstm}, {6}, {6}));
+  CaseConfig rowsTimeMajor = runtimeRows(
+      "runtime_batch_time_major_dims", {lstmIn, gruOut}, {3, 2, 2},
+      {4, 0, 3});
+  rowsTimeMajor.timeMajor = true;
+  all.push_back(rowsTimeMajor);
+  CaseConfig rowsAndSteps =
+      runtimeRows("runtime_batch_and_time", {lstmIn, gruOut}, {3}, {9});
+  rowsAndSteps.time = 6;
+  rowsAndSteps.runtimeMax = 21;
+  all.push_back(rowsAndSteps);
 
   // bfloat16 params (param_dtype: bfloat16), f32 maths: binding rounds the
   // random f32 weights, the reference runs on the rounded ones, and the

@@ -77,6 +77,12 @@ struct EntryParameter {
   /// With a run-time number of steps: the time axis of `shape` (its size is
   /// the maximum; the caller's buffer is dense for the actual steps).
   std::optional<int64_t> timeAxis;
+  /// With a run-time batch size: the axis of the first batch dim of `shape`
+  /// (its sizes are the maxima; the caller's buffer is dense for the actual
+  /// sizes).
+  std::optional<int64_t> batchAxis;
+  /// The int32 run-time size of this batch dim (`batch_<d>`).
+  std::optional<int64_t> batchSizeOf;
   bool isOutput = false;  ///< else float32 unless isLengths or isTokens
 };
 

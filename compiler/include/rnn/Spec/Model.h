@@ -169,7 +169,10 @@ struct Model {
   ParamDtype paramDtype = ParamDtype::Float32;
   /// `quantize: {weights: int8}` (an rnnc extension; Flax has none).
   bool int8Weights = false;
-  std::vector<int64_t> batch;    ///< static batch dims, possibly empty
+  std::vector<int64_t> batch;    ///< batch dims (maxima when run-time), possibly empty
+  /// Per batch dim: `{max: N}`, its actual size (1..N) is a run-time
+  /// argument of the entry point (`batch_<d>`).
+  std::vector<bool> runtimeBatch;
   int64_t time = 0;              ///< T, or its maximum when runtimeTime
   /// `time: {max: N}`: the entry point takes the actual number of steps
   /// (0..time) as its `steps` argument.
@@ -188,6 +191,18 @@ struct Model {
   /// Globs of weights-file keys that binding skips (`ignore_params`).
   std::vector<std::string> ignoreParams;
   llvm::SMLoc loc;
+
+  /// True when batch dim `d` is `{max: N}`.
+  bool isRuntimeBatch(size_t d) const {
+    return d < runtimeBatch.size() && runtimeBatch[d];
+  }
+  /// True when some batch dim is `{max: N}`.
+  bool hasRuntimeBatch() const {
+    for (bool runtime : runtimeBatch)
+      if (runtime)
+        return true;
+    return false;
+  }
 
   /// True when x holds int32 token ids (the first layer is an Embed).
   bool takesTokens() const {

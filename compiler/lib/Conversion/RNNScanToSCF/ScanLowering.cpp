@@ -412,7 +412,9 @@ LogicalResult ScanLowering::lower() {
                                     lengths, numBatchDims, timeMajor);
 
   Finished finished;
-  if (op.getSteps())
+  if (op.getRows())
+    finished = runRuntimeRows();
+  else if (op.getSteps())
     finished = finish(runRuntimeSteps(
         rewriter,
         initialState(rewriter, op.getInit(), op.getOutputs().getType(), false)));

@@ -137,6 +137,12 @@ struct ScanLowering {
   /// the remainder that is set, so exactly `steps` steps run and every
   /// block has a static size (its input projection is hoisted out of it).
   SmallVector<Value> runRuntimeSteps(OpBuilder &b, SmallVector<Value> state);
+  /// A run-time number of rows (`op.getRows()`, RuntimeRows.cpp): one block
+  /// of rows per set binary digit of `rows`, each running all the steps
+  /// (a run-time number of them too with `steps`) on static types. Returns
+  /// the whole batch's outputs and final carries (rows >= `rows`
+  /// undefined).
+  Finished runRuntimeRows();
   /// Steps [lb, ub) of `state` in blocks of `block` steps (ub - lb a
   /// multiple of `block`).
   SmallVector<Value> runStepBlocks(OpBuilder &b, SmallVector<Value> state,

@@ -29,6 +29,14 @@ constexpr llvm::StringLiteral kNumStepsAttrName = "rnn.num_steps";
 constexpr llvm::StringLiteral kTimeAxisAttrName = "rnn.time_axis";
 /// The name of the run-time number of steps argument (a tensor<i32>).
 constexpr llvm::StringLiteral kStepsArgName = "steps";
+/// The run-time size of batch dim d is the argument `batch_<d>` (a
+/// tensor<i32>, `input.batch: [{max: N}]`); they come before `steps`.
+constexpr llvm::StringLiteral kBatchArgPrefix = "batch_";
+/// On a model function's arguments and results when a batch dim has a
+/// run-time size: the axis of the first batch dim (an i64; the batch dims
+/// are consecutive). The caller's buffer is dense for the actual sizes; the
+/// entry point maps it to and from the maximum shape of the model's tensors.
+constexpr llvm::StringLiteral kBatchAxisAttrName = "rnn.batch_axis";
 /// On an entry point argument: the workspace.
 constexpr llvm::StringLiteral kWorkspaceAttrName = "rnn.workspace";
 /// On the module: the workspace bytes its entry point needs (an i64).

@@ -50,6 +50,10 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
       initial carry when `steps` is 0). Not with `reverse` or `seq_lengths`,
       which need the whole sequence; `steps` outside `[0, T]` is undefined
       (the entry point rejects it).
+    - `rows` (an index, `input.batch: [{max: B}, ...]` in the spec): only
+      rows `[0, rows)` of the first batch dim run; `B` is then the maximum.
+      Outputs and final carries of later rows are undefined. `rows` outside
+      `[1, B]` is undefined (the entry point rejects it).
 
     Example:
     ```mlir
@@ -66,6 +70,7 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
       Optional<RNN_LengthsTensor>:$seq_lengths,
       Variadic<RNN_FloatTensor>:$init,
       Optional<Index>:$steps,
+      Optional<Index>:$rows,
       I64Attr:$num_batch_dims,
       UnitAttr:$time_major, UnitAttr:$reverse, UnitAttr:$keep_order,
       UnitAttr:$zero_padded_outputs,
@@ -76,7 +81,7 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
   let assemblyFormat = [{
     $input (`lengths` `(` $seq_lengths^ `:` type($seq_lengths) `)`)?
     (`init` `(` $init^ `:` type($init) `)`)?
-    (`steps` `(` $steps^ `)`)?
+    (`steps` `(` $steps^ `)`)? (`rows` `(` $rows^ `)`)?
     (`time_major` $time_major^)? (`reverse` $reverse^)?
     (`keep_order` $keep_order^)? (`zero_padded_outputs` $zero_padded_outputs^)?
     (`unroll` $unroll^)?
