@@ -368,7 +368,10 @@ void parseTopLevel(YamlReader &reader, yaml::MappingNode &root, SMLoc rootLoc,
                                         "' is a C keyword and cannot "
                                         "be used as 'name'");
     } else if (f.name == "dtype") {
-      parseDtype(reader, f);
+      if (std::optional<ParamDtype> v = parseDtype(reader, f)) {
+        model.dtype = *v;
+        info.dtypeLoc = f.loc();
+      }
     } else if (f.name == "param_dtype") {
       if (std::optional<ParamDtype> v = parseParamDtype(reader, f)) {
         model.paramDtype = *v;
@@ -512,8 +515,13 @@ parseElementType(YamlReader &reader, Field &field,
   return std::nullopt;
 }
 
-void rnnc::spec::detail::parseDtype(YamlReader &reader, Field &field) {
-  parseElementType(reader, field, {});
+std::optional<ParamDtype> rnnc::spec::detail::parseDtype(YamlReader &reader,
+                                                        Field &field) {
+  std::optional<std::string> dtype =
+      parseElementType(reader, field, {"bfloat16"});
+  if (!dtype)
+    return std::nullopt;
+  return *dtype == "bfloat16" ? ParamDtype::BFloat16 : ParamDtype::Float32;
 }
 
 std::optional<ParamDtype>

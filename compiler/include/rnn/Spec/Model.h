@@ -77,7 +77,16 @@ struct Cell {
   std::string params;               ///< '/'-joined param path of this cell
   /// The cell's `param_dtype`, else the model's (applied when parsing ends).
   ParamDtype paramDtype = ParamDtype::Float32;
+  /// The cell's `dtype` (Flax's computation type), else the model's: bf16
+  /// compute rounds where Flax's bf16 cell does (docs/Semantics.md).
+  ParamDtype dtype = ParamDtype::Float32;
   llvm::SMLoc loc;                  ///< the `cell:` value in the spec
+
+  /// Whether the params are stored as bf16: with bf16 params, and with bf16
+  /// compute, which rounds every param to bf16 before use (promote_dtype).
+  bool storesBF16Params() const {
+    return paramDtype == ParamDtype::BFloat16 || dtype == ParamDtype::BFloat16;
+  }
 
   /// True for cells whose carry is (c, h); the others carry h only.
   bool hasCellState() const {
@@ -163,6 +172,9 @@ struct Model {
   PaddedOutputs paddedOutputs = PaddedOutputs::Compute;
   /// The top-level `param_dtype`: the default of every cell's.
   ParamDtype paramDtype = ParamDtype::Float32;
+  /// The top-level `dtype`: the default of every cell's (only cells compute
+  /// in it; the layers around them stay float32).
+  ParamDtype dtype = ParamDtype::Float32;
   std::vector<int64_t> batch;    ///< static batch dims, possibly empty
   int64_t time = 0;              ///< T, or its maximum when runtimeTime
   /// `time: {max: N}`: the entry point takes the actual number of steps
