@@ -12,9 +12,9 @@ The emulation is numpy only (no jax, no rnnc code): float32 operations with
 a round to bfloat16 (nearest even) at exactly the points
 docs/Semantics.md#bfloat16-compute lists, which were found against live
 Flax. Its dot is float64 rounded once (XLA CPU accumulates bf16 dots in
-f32), its exp and tanh are numpy's float32 ones, so a value can sit on the
-other side of a bf16 rounding boundary from rnnc's: the tolerance is a few
-bf16 ulps, far below what float32 maths would give."""
+f32), its exp and tanh are numpy's float32 ones; on these inputs no value
+lands on the other side of a bf16 rounding boundary from rnnc's, so the
+tolerance is the float32 one, which float32 maths exceeds."""
 import sys
 
 import numpy as np
@@ -139,8 +139,9 @@ def emulate(case, w, x, bf16):
 
 
 def tolerance(want):
-    # Four bf16 ulps of the value, or of 2^-4 near zero.
-    return 2.0 ** -6 * np.maximum(np.abs(want), 2.0 ** -4)
+    # The float32 one: rnnc rounds where this emulation does, and float32
+    # maths on the same weights is far outside it.
+    return 1e-5 + 1e-4 * np.abs(want)
 
 
 if __name__ != "__main__":
