@@ -73,9 +73,28 @@ memref.global "private" @w : memref<2xbf16> = uninitialized
 
 // -----
 
-func.func @negative_arith(%x: f32) -> f32 {
-  // expected-error @+1 {{'arith.truncf' op cannot store bf16 as bits: expected bf16 only in constant buffers read by loads, found 'bf16'}}
+// bf16 compute's rounding point, an f32 rounded to bf16 and widened back:
+// one call of librnnrt's static inline rnnrt_round_to_bf16 (declared once).
+// CHECK-LABEL: func.func private @rnnrt_round_to_bf16(f32) -> f32
+// CHECK-LABEL: func.func @round_points(
+// CHECK-NEXT: %[[R:.*]] = call @rnnrt_round_to_bf16(%arg0) : (f32) -> f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[R]], %[[R]] : f32
+// CHECK-NEXT: %[[R2:.*]] = call @rnnrt_round_to_bf16(%[[S]]) : (f32) -> f32
+// CHECK-NEXT: return %[[R2]] : f32
+func.func @round_points(%x: f32) -> f32 {
   %n = arith.truncf %x : f32 to bf16
   %w = arith.extf %n : bf16 to f32
-  return %w : f32
+  %v = arith.extf %n : bf16 to f32
+  %s = arith.addf %w, %v : f32
+  %n2 = arith.truncf %s : f32 to bf16
+  %w2 = arith.extf %n2 : bf16 to f32
+  return %w2 : f32
+}
+
+// -----
+
+func.func @negative_arith(%x: f32) -> bf16 {
+  // expected-error @+1 {{'arith.truncf' op cannot store bf16 as bits: expected an f32 rounded to bf16 to be read only by arith.extf to f32, found func.return}}
+  %n = arith.truncf %x : f32 to bf16
+  return %n : bf16
 }

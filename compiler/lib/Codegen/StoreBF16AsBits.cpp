@@ -23,8 +23,9 @@ using namespace mlir;
 
 namespace {
 
-/// librnnrt's widening, declared by rnnrt/rnnrt.h.
+/// librnnrt's widening and rounding, declared by rnnrt/rnnrt.h.
 constexpr StringLiteral kWiden = "rnnrt_bf16_to_f32";
+constexpr StringLiteral kRound = "rnnrt_round_to_bf16";
 
 bool isBF16Buffer(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
@@ -124,6 +125,42 @@ struct RNNStoreBF16AsBitsPass
         user->getResult(0).replaceAllUsesWith(call.getResult(0));
         user->erase();
       }
+    }
+
+    // bf16 compute's rounding points, `arith.extf(arith.truncf(x))`: one
+    // call that rounds an f32 to the nearest bf16 and keeps it as f32.
+    SmallVector<arith::TruncFOp> truncs;
+    module.walk([&](arith::TruncFOp trunc) {
+      if (trunc.getType().isBF16())
+        truncs.push_back(trunc);
+    });
+    func::FuncOp roundFn;
+    for (arith::TruncFOp trunc : truncs) {
+      for (Operation *user : trunc->getUsers()) {
+        auto ext = dyn_cast<arith::ExtFOp>(user);
+        if (!ext || !ext.getType().isF32() || !trunc.getIn().getType().isF32()) {
+          trunc.emitOpError("cannot store bf16 as bits: expected an f32 "
+                            "rounded to bf16 to be read only by arith.extf "
+                            "to f32, found ")
+              << user->getName();
+          return signalPassFailure();
+        }
+      }
+      if (!roundFn && !(roundFn = module.lookupSymbol<func::FuncOp>(kRound))) {
+        builder.setInsertionPointToStart(module.getBody());
+        Type f32 = builder.getF32Type();
+        roundFn = func::FuncOp::create(builder, module.getLoc(), kRound,
+                                       builder.getFunctionType({f32}, {f32}));
+        roundFn.setPrivate();
+      }
+      builder.setInsertionPoint(trunc);
+      auto call = func::CallOp::create(builder, trunc.getLoc(), roundFn,
+                                       ValueRange{trunc.getIn()});
+      for (Operation *user : llvm::make_early_inc_range(trunc->getUsers())) {
+        user->getResult(0).replaceAllUsesWith(call.getResult(0));
+        user->erase();
+      }
+      trunc.erase();
     }
 
     // Every other bf16 buffer value: the bits' type.

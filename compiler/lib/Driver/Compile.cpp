@@ -47,7 +47,7 @@ static void dropExpectedBF16Warnings(const spec::Model &model,
   for (const spec::Layer &layer : model.layers) {
     auto dirs = spec::layerDirections(layer);
     for (auto [d, rnn] : llvm::enumerate(dirs)) {
-      if (rnn->cell.paramDtype != spec::ParamDtype::BFloat16)
+      if (!rnn->cell.storesBF16Params())
         continue;
       std::string path = cellParamsPath(
           layer, d ? Direction::Backward : Direction::Forward, tree);

@@ -278,7 +278,9 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
   OpBuilder::InsertionGuard guard(builder);
   // Weights are constants defined before the layer that reads them.
   builder.setInsertionPoint(body.getParentOp());
-  spec::ParamDtype dtype = cell.paramDtype;
+  spec::ParamDtype dtype = cell.storesBF16Params()
+                               ? spec::ParamDtype::BFloat16
+                               : spec::ParamDtype::Float32;
   Value wi = weights.wiInt8 ? int8Kernel(*weights.wiInt8, loc)
                             : paramConstant(weights.wi, dtype, loc);
   Value wh = weights.whInt8 ? int8Kernel(*weights.whInt8, loc)
@@ -289,31 +291,44 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
 
   auto gate = rnn::ActivationAttr::get(&ctx, toActivation(cell.gateFn));
   auto act = rnn::ActivationAttr::get(&ctx, toActivation(cell.activationFn));
+  // dtype bfloat16: Flax's bf16 compute, with the carries in param_dtype
+  // (initialize_carry's type); absent for float32 compute.
+  TypeAttr compute, carryType;
+  if (cell.dtype == spec::ParamDtype::BFloat16) {
+    compute = TypeAttr::get(builder.getBF16Type());
+    carryType =
+        TypeAttr::get(cell.paramDtype == spec::ParamDtype::BFloat16
+                          ? Type(builder.getBF16Type())
+                          : Type(builder.getF32Type()));
+  }
   SmallVector<Value, 2> next;
   Value h = block->getArgument(carries.size() - 1);
   switch (cell.kind) {
   case CellKind::LSTM:
   case CellKind::OptimizedLSTM: {
     auto op = rnn::LSTMCellOp::create(builder, loc, input, block->getArgument(0),
-                                      h, wi, wh, bi, bh, gate, act);
+                                      h, wi, wh, bi, bh, gate, act, compute,
+                                      carryType);
     next = {op.getNewC(), op.getNewH()};
     break;
   }
   case CellKind::GRU:
     next = {rnn::GRUCellOp::create(builder, loc, input, h, wi, wh, bi, bh,
-                                   gate, act)
+                                   gate, act, compute, carryType)
                 .getNewH()};
     break;
   case CellKind::MGU:
     next = {rnn::MGUCellOp::create(builder, loc, input, h, wi, wh, bi, bh,
                                    gate, act,
-                                   builder.getBoolAttr(cell.resetGate))
+                                   builder.getBoolAttr(cell.resetGate), compute,
+                                   carryType)
                 .getNewH()};
     break;
   case CellKind::Simple:
     next = {rnn::SimpleCellOp::create(
                 builder, loc, input, h, wi, wh, bi, bh, act,
-                cell.residual ? builder.getUnitAttr() : UnitAttr())
+                cell.residual ? builder.getUnitAttr() : UnitAttr(), compute,
+                carryType)
                 .getNewH()};
     break;
   case CellKind::ConvLSTM: {

@@ -63,13 +63,16 @@ constexpr llvm::StringLiteral kBufferize =
     "convert-linalg-to-loops,canonicalize,cse";
 
 /// exp and tanh as polynomials vectorize; C keeps libm, since EmitC cannot
-/// express the approximations' float/int bit casts. Vector transfers are
-/// unrolled to rows and contractions lowered to broadcasts and FMAs, which
-/// become contractable where they need not be exact. {0} sets the width of
-/// `index` (empty: 64 bits; on 32-bit targets 32, so that loop counters and
-/// addresses are not pairs of registers).
+/// express the approximations' float/int bit casts. bf16 conversions (bf16
+/// params' widening, bf16 compute's rounding) become integer ops, which
+/// vectorize (without avx512_bf16 LLVM would call a routine). Vector
+/// transfers are unrolled to rows and contractions lowered to broadcasts and
+/// FMAs, which become contractable where they need not be exact. {0} sets
+/// the width of `index` (empty: 64 bits; on 32-bit targets 32, so that loop
+/// counters and addresses are not pairs of registers).
 constexpr llvm::StringLiteral kBuffersToLLVM =
     "rnn-interleave-math-loops,rnn-approximate-math,"
+    "arith-expand{{include-bf16=true},"
     "convert-vector-to-scf{{full-unroll=true},"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-vector-to-llvm{{vector-contract-lowering=outerproduct},"

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace rnnc;
 using namespace rnnc::reference;
@@ -138,8 +139,120 @@ static std::vector<double> affine(const double *v, int64_t n, const Tensor &w,
   return y;
 }
 
+/// B(v): \p v rounded to bfloat16 (to float32 first, as XLA rounds the
+/// float32 result of each bf16 op; then to nearest, ties to even; NaN kept).
+/// Written out here so the reference shares no rounding code with rnnc.
+static double bf16(double v) {
+  float f = static_cast<float>(v);
+  if (std::isnan(f))
+    return f;
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  bits = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/// One step of a `dtype: bfloat16` dense cell, rounding exactly where
+/// docs/Semantics.md#bfloat16-compute says Flax (XLA CPU) rounds; every
+/// operation is double. The params are bf16 values already (binding rounds
+/// them). `bf16Carries` is `param_dtype: bfloat16`: the carries are bf16
+/// values and the whole tail rounds; with float32 carries the gates that
+/// meet them are unrounded and the tail is exact.
+static void stepDenseBF16(const spec::Cell &cell, const CellParams &params,
+                          int64_t inputSize, const double *x, Carry &carry) {
+  const int64_t hs = cell.features;
+  const bool bf16Carries = cell.paramDtype == spec::ParamDtype::BFloat16;
+  std::vector<double> xr(x, x + inputSize), hr(carry.h);
+  for (double &v : xr)
+    v = bf16(v);
+  for (double &v : hr)
+    v = bf16(v);
+  // Each Dense: B(v @ w), then B(+ b).
+  auto dense = [&](const std::vector<double> &v, const Tensor &w,
+                   const std::optional<Tensor> &b) {
+    std::vector<double> y = affine(v.data(), v.size(), w, std::nullopt);
+    for (size_t j = 0; j < y.size(); ++j)
+      y[j] = b ? bf16(bf16(y[j]) + b->data[j]) : bf16(y[j]);
+    return y;
+  };
+  std::vector<double> gi = dense(xr, params.wi, params.bi);
+  std::vector<double> gh = dense(hr, params.wh, params.bh);
+  // An activation without its final rounding: XLA's bf16 logistic rounds
+  // exp and the sum, not the quotient; the others are one op (or exact).
+  auto actU = [](spec::Activation fn, double v) {
+    if (fn != Activation::Sigmoid)
+      return activate(fn, v);
+    return 1.0 / bf16(1.0 + bf16(std::exp(-v)));
+  };
+  auto gateU = [&](double v) { return actU(cell.gateFn, v); };
+  auto gate = [&](double v) { return bf16(gateU(v)); };
+  auto act = [&](double v) { return bf16(actU(cell.activationFn, v)); };
+  auto pre = [&](int64_t k, int64_t j) {
+    return bf16(gi[k * hs + j] + gh[k * hs + j]);
+  };
+  // GRU's and MGU's `(1 - z) * n + z * h`.
+  auto interpolate = [&](double zu, double n, double h) {
+    double z = bf16(zu), keep = bf16(1.0 - z);
+    if (!bf16Carries)
+      return keep * n + zu * h;
+    return bf16(bf16(keep * n) + bf16(z * bf16(h)));
+  };
+  std::vector<double> h(hs);
+  switch (cell.kind) {
+  case CellKind::LSTM:
+  case CellKind::OptimizedLSTM:
+    for (int64_t j = 0; j < hs; ++j) {
+      double i = gate(pre(0, j)), g = act(pre(2, j));
+      if (!bf16Carries) {
+        double f = gateU(pre(1, j)), o = gateU(pre(3, j));
+        carry.c[j] = f * carry.c[j] + i * g;
+        h[j] = o * activate(cell.activationFn, carry.c[j]);
+        continue;
+      }
+      double f = gate(pre(1, j)), o = gate(pre(3, j));
+      carry.c[j] = bf16(bf16(f * bf16(carry.c[j])) + bf16(i * g));
+      h[j] = bf16(o * act(carry.c[j]));
+    }
+    break;
+  case CellKind::GRU:
+    for (int64_t j = 0; j < hs; ++j) {
+      double r = gate(pre(0, j)), zu = gateU(pre(1, j));
+      double n = act(bf16(gi[2 * hs + j] + bf16(r * gh[2 * hs + j])));
+      h[j] = interpolate(zu, n, carry.h[j]);
+    }
+    break;
+  case CellKind::MGU:
+    for (int64_t j = 0; j < hs; ++j) {
+      double fu = gateU(pre(0, j));
+      double u = cell.resetGate ? bf16(gh[hs + j] * bf16(fu)) : gh[hs + j];
+      double n = act(bf16(gi[hs + j] + u));
+      h[j] = interpolate(fu, n, carry.h[j]);
+    }
+    break;
+  case CellKind::Simple:
+    for (int64_t j = 0; j < hs; ++j) {
+      if (!bf16Carries) { // residual (the spec requires it here)
+        h[j] = activate(cell.activationFn,
+                        gi[j] + gh[j] + carry.h[j]);
+        continue;
+      }
+      double s = pre(0, j);
+      if (cell.residual)
+        s = bf16(s + bf16(carry.h[j]));
+      h[j] = act(s);
+    }
+    break;
+  case CellKind::ConvLSTM:
+    break; // the spec rejects bf16 compute for it
+  }
+  carry.h = std::move(h);
+}
+
 static void stepDense(const spec::Cell &cell, const CellParams &params,
                       int64_t inputSize, const double *x, Carry &carry) {
+  if (cell.dtype == spec::ParamDtype::BFloat16)
+    return stepDenseBF16(cell, params, inputSize, x, carry);
   const int64_t hs = cell.features;
   std::vector<double> gi = affine(x, inputSize, params.wi, params.bi);
   std::vector<double> gh = affine(carry.h.data(), hs, params.wh, params.bh);

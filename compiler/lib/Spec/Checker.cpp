@@ -159,11 +159,19 @@ void checkRuntimeBatch(const Model &model, const ModelInfo &info,
 
 } // namespace
 
-/// Gives every cell without its own `param_dtype` the model's, and rejects
-/// bfloat16 params where rnnc does not store them yet (ConvLSTMCell: its
-/// convolutions read float32 kernels), at the `param_dtype` that asked.
-void rnnc::spec::detail::applyParamDtypes(Model &model,
-                                          const ModelInfo &info,
+/// Whether a bf16-compute cell may use `fn`: rnnc knows the bf16 rounding
+/// points of sigmoid and tanh, and relu, hard_tanh and identity are exact on
+/// bf16 values; any other activation is a chain of ops each rounded in bf16.
+static bool hasBF16Semantics(Activation fn) {
+  return fn == Activation::Sigmoid || fn == Activation::Tanh ||
+         fn == Activation::Relu || fn == Activation::HardTanh ||
+         fn == Activation::Identity;
+}
+
+/// Gives every cell without its own `param_dtype` or `dtype` the model's,
+/// and rejects what rnnc does not store or compute, at the key that asked
+/// (the cell's, or the model's, then naming the cell's key to set).
+void rnnc::spec::detail::applyParamDtypes(Model &model, const ModelInfo &info,
                                           SpecDiagnostics &diags) {
   for (size_t k = 0; k < model.layers.size() && k < info.layers.size(); ++k) {
     Layer &layer = model.layers[k];
@@ -177,17 +185,55 @@ void rnnc::spec::detail::applyParamDtypes(Model &model,
       Cell &cell = dirs[d]->cell;
       if (!cellInfo.paramDtypeExplicit)
         cell.paramDtype = model.paramDtype;
-      if (cell.paramDtype != ParamDtype::BFloat16 ||
-          cell.kind != CellKind::ConvLSTM || !cellInfo.valid)
+      if (!cellInfo.dtypeExplicit)
+        cell.dtype = model.dtype;
+      if (!cellInfo.valid)
         continue;
-      diags.error(cellInfo.paramDtypeExplicit ? cellInfo.paramDtypeLoc
-                                              : info.paramDtypeLoc,
-                  "param_dtype 'bfloat16' is not supported yet for "
-                  "ConvLSTMCell (layer '" +
-                      layer.name + "'); use float32" +
-                      (cellInfo.paramDtypeExplicit
-                           ? ""
-                           : " on its cell ('param_dtype: float32')"));
+      auto at = [&](bool explicitKey, llvm::SMLoc cellLoc, llvm::SMLoc modelLoc,
+                    const std::string &message, const char *fix) {
+        diags.error(explicitKey ? cellLoc : modelLoc,
+                    message + (explicitKey ? std::string()
+                                           : std::string(" on its cell ('") +
+                                                 fix + "')"));
+      };
+      std::string where = " (layer '" + layer.name + "')";
+      if (cell.paramDtype == ParamDtype::BFloat16 &&
+          cell.kind == CellKind::ConvLSTM)
+        at(cellInfo.paramDtypeExplicit, cellInfo.paramDtypeLoc,
+           info.paramDtypeLoc,
+           "param_dtype 'bfloat16' is not supported yet for ConvLSTMCell" +
+               where + "; use float32",
+           "param_dtype: float32");
+      if (cell.dtype != ParamDtype::BFloat16)
+        continue;
+      auto dtypeError = [&](const std::string &message) {
+        at(cellInfo.dtypeExplicit, cellInfo.dtypeLoc, info.dtypeLoc,
+           message, "dtype: float32");
+      };
+      if (cell.kind == CellKind::ConvLSTM) {
+        dtypeError("dtype 'bfloat16' is not supported yet for ConvLSTMCell" +
+                   where + "; use float32");
+        continue;
+      }
+      for (auto [key, fn] :
+           {std::pair{"gate_fn", cell.gateFn},
+            std::pair{"activation_fn", cell.activationFn}}) {
+        if (cell.kind == CellKind::Simple && std::string(key) == "gate_fn")
+          continue;
+        if (!hasBF16Semantics(fn))
+          dtypeError(std::string("dtype 'bfloat16' needs ") +
+                     (std::string(key) == "gate_fn" ? "a " : "an ") + key +
+                     " of sigmoid, tanh, relu, hard_tanh or identity, but "
+                     "the cell" + where + " has '" + stringify(fn) +
+                     "'; use float32");
+      }
+      if (cell.kind == CellKind::Simple && !cell.residual &&
+          cell.paramDtype == ParamDtype::Float32)
+        dtypeError("dtype 'bfloat16' with param_dtype 'float32' on a "
+                   "SimpleCell" + where +
+                   " gives a bfloat16 h' for a float32 carry, which Flax's "
+                   "own scan rejects; use param_dtype 'bfloat16', "
+                   "'residual: true' or dtype float32");
     }
   }
 }

@@ -234,7 +234,11 @@ void parseCell(YamlReader &reader, Field &field, const std::string &path,
       else if (fn)
         (f.name == "gate_fn" ? cell.gateFn : cell.activationFn) = *fn;
     } else if (f.name == "dtype") {
-      parseDtype(reader, f);
+      if (std::optional<ParamDtype> v = parseDtype(reader, f)) {
+        cell.dtype = *v;
+        info.dtypeExplicit = true;
+        info.dtypeLoc = f.loc();
+      }
     } else if (f.name == "param_dtype") {
       if (std::optional<ParamDtype> v = parseParamDtype(reader, f)) {
         cell.paramDtype = *v;

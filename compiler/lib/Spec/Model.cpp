@@ -153,7 +153,7 @@ std::optional<std::string> rnnc::spec::applyInt8Weights(Model &model) {
       Cell &cell = rnn->cell;
       if (cell.kind == CellKind::ConvLSTM)
         continue; // its convolutions keep float32 kernels
-      if (cell.paramDtype == ParamDtype::BFloat16)
+      if (cell.storesBF16Params())
         return layer.name;
       cell.int8Weights = true;
     }

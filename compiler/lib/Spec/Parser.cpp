@@ -402,17 +402,26 @@ void parseQuantize(YamlReader &reader, Field &field, Model &model) {
 }
 
 /// Applies `quantize: {weights: int8}` to the cells; a cell with bfloat16
-/// params cannot have int8 weights too (an error at `quantize`).
+/// params or bfloat16 compute cannot have int8 weights too (an error at
+/// `quantize`).
 void applyQuantize(Model &model, const ModelInfo &info,
                    SpecDiagnostics &diags) {
   if (!model.int8Weights)
     return;
   std::optional<std::string> conflict = applyInt8Weights(model);
-  if (conflict)
-    diags.error(info.quantizeLoc,
-                "'quantize: {weights: int8}' and param_dtype 'bfloat16' "
-                "exclude each other (layer '" +
-                    *conflict + "'); use one of them");
+  if (!conflict)
+    return;
+  // Which of the two made the cell's params bfloat16.
+  bool paramDtype = false;
+  for (const Layer &layer : model.layers)
+    if (layer.name == *conflict)
+      for (const RNN *rnn : {&layer.rnn, &layer.forward, &layer.backward})
+        paramDtype |= rnn->cell.paramDtype == ParamDtype::BFloat16;
+  diags.error(info.quantizeLoc,
+              "'quantize: {weights: int8}' and " +
+                  std::string(paramDtype ? "param_dtype" : "dtype") +
+                  " 'bfloat16' exclude each other (layer '" + *conflict +
+                  "'); use one of them");
 }
 
 void parseTopLevel(YamlReader &reader, yaml::MappingNode &root, SMLoc rootLoc,
@@ -440,7 +449,10 @@ void parseTopLevel(YamlReader &reader, yaml::MappingNode &root, SMLoc rootLoc,
                                         "' is a C keyword and cannot "
                                         "be used as 'name'");
     } else if (f.name == "dtype") {
-      parseDtype(reader, f);
+      if (std::optional<ParamDtype> v = parseDtype(reader, f)) {
+        model.dtype = *v;
+        info.dtypeLoc = f.loc();
+      }
     } else if (f.name == "param_dtype") {
       if (std::optional<ParamDtype> v = parseParamDtype(reader, f)) {
         model.paramDtype = *v;
@@ -585,8 +597,13 @@ parseElementType(YamlReader &reader, Field &field,
   return std::nullopt;
 }
 
-void rnnc::spec::detail::parseDtype(YamlReader &reader, Field &field) {
-  parseElementType(reader, field, {});
+std::optional<ParamDtype> rnnc::spec::detail::parseDtype(YamlReader &reader,
+                                                        Field &field) {
+  std::optional<std::string> dtype =
+      parseElementType(reader, field, {"bfloat16"});
+  if (!dtype)
+    return std::nullopt;
+  return *dtype == "bfloat16" ? ParamDtype::BFloat16 : ParamDtype::Float32;
 }
 
 std::optional<ParamDtype>

@@ -32,6 +32,8 @@ struct CellInfo {
   llvm::SMLoc paramsLoc; ///< the `params` value, or the cell if defaulted
   bool paramDtypeExplicit = false; ///< the cell has a valid `param_dtype`
   llvm::SMLoc paramDtypeLoc;       ///< its value
+  bool dtypeExplicit = false;      ///< the cell has a valid `dtype`
+  llvm::SMLoc dtypeLoc;            ///< its value
 };
 
 struct LayerInfo {
@@ -62,13 +64,14 @@ struct ModelInfo {
   llvm::SMLoc paramsLayoutLoc; ///< `params_layout` value, or the spec
   llvm::SMLoc paramDtypeLoc;   ///< the top-level `param_dtype` value
   llvm::SMLoc quantizeLoc;     ///< the top-level `quantize` key
+  llvm::SMLoc dtypeLoc;        ///< the top-level `dtype` value
   std::vector<LayerInfo> layers;
 };
 
-/// Checks a `dtype` key (of the model or of a cell, as Flax has them):
-/// float32 is the only type rnnc computes in yet, so any other type is an
-/// error at the value, never a failure further down.
-void parseDtype(YamlReader &reader, Field &field);
+/// Reads a `dtype` key (of the model or of a cell, as Flax has them):
+/// float32 or bfloat16; any other type is an error at the value
+/// (std::nullopt), never a failure further down.
+std::optional<ParamDtype> parseDtype(YamlReader &reader, Field &field);
 
 /// Reads a `param_dtype` key (of the model or of a cell): float32 or
 /// bfloat16; any other type is an error at the value (std::nullopt).
@@ -83,8 +86,11 @@ void parseLayers(YamlReader &reader, Field &field, Model &model,
 void finalizeLayers(Model &model);
 
 /// The checks that span several keys or layers.
-/// Gives every cell without its own `param_dtype` the model's, and rejects
-/// bfloat16 params on cells that cannot store them yet (ConvLSTMCell).
+/// Gives every cell without its own `param_dtype` or `dtype` the model's,
+/// and rejects the combinations rnnc does not compute: bfloat16 params or
+/// compute on ConvLSTMCell, bf16 compute with an activation whose bf16
+/// rounding rnnc does not know, and a SimpleCell with bf16 compute and
+/// float32 params without `residual` (Flax's own scan fails there).
 void applyParamDtypes(Model &model, const ModelInfo &info,
                       SpecDiagnostics &diags);
 

@@ -32,6 +32,8 @@ std::vector<std::string> cellOptions(const Cell &cell) {
   if (cell.paramDtype != ParamDtype::Float32)
     options.push_back(std::string("param_dtype=") +
                       stringify(cell.paramDtype));
+  if (cell.dtype != ParamDtype::Float32)
+    options.push_back(std::string("dtype=") + stringify(cell.dtype));
   if (cell.int8Weights)
     options.push_back("weights=int8");
   return options;

@@ -287,7 +287,7 @@ private:
   std::optional<CellParams> bindCell(const Layer &layer, const RNN &rnn,
                                      Direction direction, int64_t in);
   std::optional<LayerParams> bindLayer(const Layer &layer, int64_t in);
-  void roundCellParams(CellParams &params, mlir::Location loc,
+  void roundCellParams(CellParams &params, const char *key, mlir::Location loc,
                        const std::string &what);
   /// Looks up every param of `specs`, reporting missing, misshapen and
   /// non-float ones; fills `found` (keyed by the full key) and returns
@@ -567,8 +567,12 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
     params.bi = fuse(recipe->bi);
   if (!recipe->bh.empty())
     params.bh = fuse(recipe->bh);
-  if (cell.paramDtype == spec::ParamDtype::BFloat16)
-    roundCellParams(params, loc, what);
+  if (cell.storesBF16Params())
+    roundCellParams(params,
+                    cell.paramDtype == spec::ParamDtype::BFloat16
+                        ? "param_dtype"
+                        : "dtype",
+                    loc, what);
   return params;
 }
 
@@ -576,7 +580,8 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
 /// bfloat16, as Flax stores them: bfloat16 arrays in the file are exact
 /// already, others are rounded here (round to nearest even), with a note
 /// saying how many values changed.
-void Binder::roundCellParams(CellParams &params, mlir::Location loc,
+void Binder::roundCellParams(CellParams &params, const char *key,
+                             mlir::Location loc,
                              const std::string &what) {
   // Counted over the fused arrays, whose filler zero blocks (GRU's bh) are
   // exact: the count is of values read from the file.
@@ -599,7 +604,7 @@ void Binder::roundCellParams(CellParams &params, mlir::Location loc,
   if (rounded == 0)
     return;
   ctx.getDiagEngine().emit(loc, mlir::DiagnosticSeverity::Note)
-      << "param_dtype bfloat16: rounded " << rounded << " params of " << what
+      << key << " bfloat16: rounded " << rounded << " params of " << what
       << " in '" << weightsPath
       << "' to bfloat16 (round to nearest even); the file holds wider "
          "values";

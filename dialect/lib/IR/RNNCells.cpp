@@ -134,6 +134,52 @@ static LogicalResult verifyShape(Operation *op, StringRef name, Value value,
          << "), got " << formatShape(shapeOf(value));
 }
 
+/// Whether `fn` gives bf16 values on bf16 values: the activations whose
+/// bf16 rounding points rnnc knows (sigmoid and tanh round their result;
+/// the others are exact).
+static bool hasBF16Semantics(Activation fn) {
+  switch (fn) {
+  case Activation::sigmoid:
+  case Activation::tanh:
+  case Activation::relu:
+  case Activation::hard_tanh:
+  case Activation::identity:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Reduced-precision compute (`compute_type`, `carry_type`): bf16 maths on
+/// f32 tensors, with the carries held as bf16 or f32 values; only with f32
+/// activations, and only with activations rnnc knows the bf16 rounding of.
+static LogicalResult verifyComputeType(Operation *op) {
+  auto compute = op->getAttrOfType<TypeAttr>("compute_type");
+  auto carry = op->getAttrOfType<TypeAttr>("carry_type");
+  if (!compute) {
+    if (carry)
+      return op->emitOpError("expects 'carry_type' only with 'compute_type'");
+    return success();
+  }
+  if (!compute.getValue().isBF16())
+    return op->emitOpError("expects 'compute_type' bf16, got ")
+           << compute.getValue();
+  if (!getElementTypeOrSelf(op->getOperand(0).getType()).isF32())
+    return op->emitOpError("expects f32 activations with 'compute_type' bf16");
+  if (!carry || !(carry.getValue().isBF16() || carry.getValue().isF32()))
+    return op->emitOpError(
+        "expects 'carry_type' bf16 or f32 with 'compute_type' bf16");
+  for (NamedAttribute attr : op->getAttrs())
+    if (auto fn = dyn_cast<ActivationAttr>(attr.getValue()))
+      if (!hasBF16Semantics(fn.getValue()))
+        return op->emitOpError("expects a '")
+               << attr.getName().getValue()
+               << "' of sigmoid, tanh, relu, hard_tanh or identity with "
+                  "'compute_type' bf16, got "
+               << stringifyActivation(fn.getValue());
+  return success();
+}
+
 /// Dense gated cells: input (*B, I), carry (*B, H), wi (I, G*H),
 /// wh (H, G*H), biases (G*H).
 static LogicalResult verifyGatedCell(Operation *op, int64_t gates, Value input,
@@ -160,7 +206,8 @@ static LogicalResult verifyGatedCell(Operation *op, int64_t gates, Value input,
                          "features by " + cols)) ||
       failed(verifyShape(op, "bi", bi, {columns}, cols)) ||
       failed(verifyShape(op, "bh", bh, {columns}, cols)) ||
-      failed(verifyElementwiseActivations(op)))
+      failed(verifyElementwiseActivations(op)) ||
+      failed(verifyComputeType(op)))
     return failure();
   if (isInt8PerChannelType(getElementTypeOrSelf(wi.getType())) ||
       isInt8PerChannelType(getElementTypeOrSelf(wh.getType())))
@@ -184,6 +231,12 @@ LogicalResult MGUCellOp::verify() {
 }
 
 LogicalResult SimpleCellOp::verify() {
+  // Flax's bf16 step gives a bf16 h' for an f32 carry unless the residual
+  // adds the f32 h back: no consistent carry type otherwise.
+  if (auto carry = getCarryTypeAttr())
+    if (carry.getValue().isF32() && !getResidual())
+      return emitOpError("expects 'residual' with 'compute_type' bf16 and "
+                         "'carry_type' f32 (the step's h' is bf16 otherwise)");
   return verifyGatedCell(*this, kNumGates, getInput(), getH(), getWi(),
                          getWh(), getBi(), getBh());
 }

@@ -22,8 +22,9 @@ def _cell_spec(cell, path, layout, cls=None):
                           "subclass of one may compute something else)"
                           % (where, ", ".join(_CELLS)))
     # param_dtype=bfloat16: rnnc stores the params as bf16 and computes in
-    # f32 as Flax does (ConvLSTMCell keeps f32 params in rnnc).
-    param_dtype = _check_f32(cell, where, bf16_params=kind != "ConvLSTMCell")
+    # f32 as Flax does; dtype=bfloat16: it computes in bf16 as Flax does
+    # (ConvLSTMCell keeps float32 in rnnc).
+    dtypes = _check_f32(cell, where, bf16_params=kind != "ConvLSTMCell")
     spec = {"type": kind}
     if layout == "nnx":
         spec["features"] = int(cell.hidden_features)
@@ -46,8 +47,7 @@ def _cell_spec(cell, path, layout, cls=None):
         if not (isinstance(cell.padding, str) and cell.padding.upper() == "SAME"):
             raise ExportError("%s: padding %r; rnnc supports 'SAME'" % (where, cell.padding))
         spec["use_bias"] = bool(cell.use_bias)
-    if param_dtype != "float32":
-        spec["param_dtype"] = param_dtype
+    spec.update(dtypes)
     return spec
 
 

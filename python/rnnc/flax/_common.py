@@ -47,18 +47,20 @@ def _is_bf16(dtype):
 
 def _check_f32(mod, where, bf16_params=False):
     """Refuses a module that computes in anything but float32, or keeps its
-    params in anything but float32 (or bfloat16, where `bf16_params`: a
-    cell rnnc stores as bf16 and computes with in f32). Returns the spec's
-    param_dtype: "float32" or "bfloat16"."""
+    params in anything but float32 (or, where `bf16_params`, a cell rnnc
+    stores as bf16 and computes in bf16 too: bfloat16 for either). Returns
+    the spec keys of the cell's types that are not float32 ({"dtype":
+    "bfloat16", "param_dtype": "bfloat16"} or a part of it)."""
+    keys = {}
     for attr in ("dtype", "param_dtype"):
         value = getattr(mod, attr, None)
         if _is_f32(value):
             continue
-        if attr == "param_dtype" and bf16_params and _is_bf16(value):
-            return "bfloat16"
+        if bf16_params and _is_bf16(value):
+            keys[attr] = "bfloat16"
+            continue
         raise ExportError("%s: %s %s is not supported; rnnc computes in "
                           "float32%s" % (where, attr, value,
-                                         " (params may be bfloat16)"
-                                         if attr == "param_dtype" and bf16_params
+                                         " (or bfloat16)" if bf16_params
                                          else ""))
-    return "float32"
+    return keys

@@ -278,6 +278,21 @@ static inline RNNRT_MAYBE_UNUSED float rnnrt_bf16_to_f32(uint16_t bits) {
   return value;
 }
 
+/* |value| rounded to the nearest bfloat16 (ties to even), kept as a float:
+ * the rounding point of `dtype: bfloat16` models, as jnp.asarray(v,
+ * jnp.bfloat16) rounds (a NaN stays a quiet NaN, a value beyond bf16's range
+ * becomes infinity). Integer arithmetic, so no bf16 type is needed. */
+static inline RNNRT_MAYBE_UNUSED float rnnrt_round_to_bf16(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    bits = (bits | 0x00400000u) & 0xffff0000u;
+  else
+    bits = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
+  memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -472,6 +472,50 @@ func.func @gru_int8_kernels(%x: tensor<4x5xf32>, %h: tensor<4x2xf32>, %bi: tenso
 
 // -----
 
+/// bf16 compute (dtype: bfloat16, docs/Semantics.md#bfloat16-compute): both
+/// matmul operands rounded to bf16 first (promote_dtype), then in the gate
+/// generic each product and bias sum rounded (a truncf to bf16 and an extf
+/// back); with bf16 carries every op of the tail rounds too.
+
+// CHECK-LABEL: func.func @gru_bf16_compute(
+// CHECK: %[[X:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x5xf32>)
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: %[[H:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x16xf32>)
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: linalg.matmul ins(%[[X]], %{{.*}} : tensor<4x5xf32>, tensor<5x48xbf16>)
+// CHECK: linalg.matmul ins(%[[H]], %{{.*}} : tensor<4x16xf32>, tensor<16x48xbf16>)
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%[[GI:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[GH:[^:]+]]: f32,
+// gi_r and gh_r rounded, the bias added to gi_r, the sum rounded:
+// CHECK-NEXT: %[[T0:.*]] = arith.truncf %[[GI]] : f32 to bf16
+// CHECK-NEXT: %[[E0:.*]] = arith.extf %[[T0]] : bf16 to f32
+// CHECK-NEXT: arith.truncf %[[GH]] : f32 to bf16
+// CHECK-NEXT: arith.extf
+// CHECK-NEXT: %[[B0:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK-NEXT: %[[S0:.*]] = arith.addf %[[E0]], %[[B0]] : f32
+// CHECK-NEXT: arith.truncf %[[S0]] : f32 to bf16
+// The tail, with bf16 carries: 1 - z, (1 - z) * n, z * h and the final sum
+// rounded.
+// CHECK: arith.subf
+// CHECK-NEXT: arith.truncf
+// CHECK-NEXT: arith.extf
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.truncf
+// CHECK-NEXT: arith.extf
+// CHECK: %[[ZH:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: %[[TZH:.*]] = arith.truncf %[[ZH]] : f32 to bf16
+// CHECK-NEXT: %[[EZH:.*]] = arith.extf %[[TZH]] : bf16 to f32
+// CHECK-NEXT: %[[NEWH:.*]] = arith.addf %{{.*}}, %[[EZH]] : f32
+// CHECK-NEXT: %[[TH:.*]] = arith.truncf %[[NEWH]] : f32 to bf16
+// CHECK-NEXT: %[[EH:.*]] = arith.extf %[[TH]] : bf16 to f32
+// CHECK-NEXT: linalg.yield %[[EH]] : f32
+func.func @gru_bf16_compute(%x: tensor<4x5xf32>, %h: tensor<4x16xf32>, %wi: tensor<5x48xbf16>, %wh: tensor<16x48xbf16>, %bi: tensor<48xbf16>) -> tensor<4x16xf32> {
+  %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<48xbf16>) {carry_type = bf16, compute_type = bf16} : tensor<4x5xf32>, tensor<4x16xf32>, tensor<5x48xbf16>, tensor<16x48xbf16>
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
 /// An int8 kernel that is not a cast of i8 constants (an argument here):
 /// the lowering casts it back to its storage.
 
@@ -482,4 +526,28 @@ func.func @gru_int8_kernels(%x: tensor<4x5xf32>, %h: tensor<4x2xf32>, %bi: tenso
 func.func @simple_int8_argument(%x: tensor<3xf32>, %h: tensor<2xf32>, %wi: tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>>, %wh: tensor<2x2x!quant.uniform<i8<-127:127>:f32:1, {1.0,2.0}>>) -> tensor<2xf32> {
   %h1 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<3xf32>, tensor<2xf32>, tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>>, tensor<2x2x!quant.uniform<i8<-127:127>:f32:1, {1.0,2.0}>>
   return %h1 : tensor<2xf32>
+}
+
+// -----
+
+/// With f32 carries (param_dtype float32) the LSTM's f and o meet the f32
+/// c: XLA keeps them unrounded (the sigmoid's divide is not rounded) and the
+/// tail is f32: no rounding after the last tanh.
+
+// CHECK-LABEL: func.func @lstm_bf16_compute_f32_carry(
+// CHECK: linalg.generic
+// CHECK: arith.divf
+// CHECK-NEXT: arith.truncf
+// CHECK: %[[F:.*]] = arith.divf
+// CHECK-NEXT: arith.addf
+// CHECK: %[[O:.*]] = arith.divf
+// CHECK-NEXT: %[[FC:.*]] = arith.mulf %[[F]], %{{.*}} : f32
+// CHECK-NEXT: %[[IG:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: %[[C:.*]] = arith.addf %[[FC]], %[[IG]] : f32
+// CHECK-NEXT: %[[T:.*]] = math.tanh %[[C]] : f32
+// CHECK-NEXT: %[[H:.*]] = arith.mulf %[[O]], %[[T]] : f32
+// CHECK-NEXT: linalg.yield %[[C]], %[[H]] : f32, f32
+func.func @lstm_bf16_compute_f32_carry(%x: tensor<4x5xf32>, %c: tensor<4x8xf32>, %h: tensor<4x8xf32>, %wi: tensor<5x32xbf16>, %wh: tensor<8x32xbf16>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0, %1 = rnn.lstm_cell(%x, %c, %h) kernels(%wi, %wh) {carry_type = f32, compute_type = bf16} : tensor<4x5xf32>, tensor<4x8xf32>, tensor<5x32xbf16>, tensor<8x32xbf16>
+  return %0, %1 : tensor<4x8xf32>, tensor<4x8xf32>
 }

@@ -796,11 +796,53 @@ func.func @negative_scan_rows_unbatched(%x: tensor<4x5xf32>, %r: index) {
 
 // -----
 
+/// bf16 compute (dtype: bfloat16): compute_type bf16 with a carry_type of
+/// bf16 or f32, f32 activations, and activations whose bf16 rounding is known.
+func.func @negative_carry_type_without_compute_type(%x: tensor<8x5xf32>, %h: tensor<8x6xf32>, %wi: tensor<5x18xbf16>, %wh: tensor<6x18xbf16>) {
+  // expected-error @+1 {{'rnn.gru_cell' op expects 'carry_type' only with 'compute_type'}}
+  %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) {carry_type = bf16} : tensor<8x5xf32>, tensor<8x6xf32>, tensor<5x18xbf16>, tensor<6x18xbf16>
+  return
+}
+
+// -----
+
 func.func @negative_scan_rows_with_lengths(%x: tensor<8x4x5xf32>, %len: tensor<8xi32>, %r: index) {
   // expected-error @+1 {{'rnn.scan' op expects 'rows' only with a batch dim and without 'lengths'}}
   %0 = rnn.scan %x lengths(%len : tensor<8xi32>) rows(%r) {num_batch_dims = 1 : i64} : tensor<8x4x5xf32> -> tensor<8x4x5xf32> {
   ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
     rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
   }
+  return
+}
+
+// -----
+
+func.func @negative_compute_type_f16(%x: tensor<8x5xf32>, %h: tensor<8x6xf32>, %wi: tensor<5x18xbf16>, %wh: tensor<6x18xbf16>) {
+  // expected-error @+1 {{'rnn.gru_cell' op expects 'compute_type' bf16, got 'f16'}}
+  %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) {compute_type = f16, carry_type = f32} : tensor<8x5xf32>, tensor<8x6xf32>, tensor<5x18xbf16>, tensor<6x18xbf16>
+  return
+}
+
+// -----
+
+func.func @negative_compute_type_without_carry_type(%x: tensor<8x5xf32>, %h: tensor<8x6xf32>, %wi: tensor<5x12xbf16>, %wh: tensor<6x12xbf16>) {
+  // expected-error @+1 {{'rnn.mgu_cell' op expects 'carry_type' bf16 or f32 with 'compute_type' bf16}}
+  %0 = rnn.mgu_cell(%x, %h) kernels(%wi, %wh) {compute_type = bf16} : tensor<8x5xf32>, tensor<8x6xf32>, tensor<5x12xbf16>, tensor<6x12xbf16>
+  return
+}
+
+// -----
+
+func.func @negative_bf16_compute_activation(%x: tensor<8x5xf32>, %c: tensor<8x6xf32>, %h: tensor<8x6xf32>, %wi: tensor<5x24xbf16>, %wh: tensor<6x24xbf16>) {
+  // expected-error @+1 {{'rnn.lstm_cell' op expects a 'gate_fn' of sigmoid, tanh, relu, hard_tanh or identity with 'compute_type' bf16, got hard_sigmoid}}
+  %0, %1 = rnn.lstm_cell(%x, %c, %h) kernels(%wi, %wh) gate_fn<hard_sigmoid> {compute_type = bf16, carry_type = bf16} : tensor<8x5xf32>, tensor<8x6xf32>, tensor<5x24xbf16>, tensor<6x24xbf16>
+  return
+}
+
+// -----
+
+func.func @negative_bf16_compute_simple_f32_carry(%x: tensor<8x5xf32>, %h: tensor<8x6xf32>, %wi: tensor<5x6xbf16>, %wh: tensor<6x6xbf16>) {
+  // expected-error @+1 {{'rnn.simple_cell' op expects 'residual' with 'compute_type' bf16 and 'carry_type' f32 (the step's h' is bf16 otherwise)}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) {compute_type = bf16, carry_type = f32} : tensor<8x5xf32>, tensor<8x6xf32>, tensor<5x6xbf16>, tensor<6x6xbf16>
   return
 }

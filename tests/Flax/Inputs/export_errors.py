@@ -150,7 +150,7 @@ linen("partial_elu", nn.RNN(nn.SimpleCell(4, activation_fn=lambda v: jax.nn.elu(
 linen("merge_fn_sub", nn.Bidirectional(nn.RNN(nn.GRUCell(4)), nn.RNN(nn.GRUCell(4)),
                                        merge_fn=lambda a, b: a - b), X)
 linen("carry_init_ones", nn.RNN(nn.GRUCell(4, carry_init=nn.initializers.ones)), X)
-linen("bfloat16_cell", nn.RNN(nn.GRUCell(4, dtype=jnp.bfloat16)), X)
+linen("float16_cell", nn.RNN(nn.GRUCell(4, dtype=jnp.float16)), X)
 linen("computed_lengths", ComputedLengths(), X, LENS)
 linen("mixed_layouts", MixedLayouts(), X)
 linen("lengths_on_one_layer", LengthsOnOneLayer(), X, LENS)

@@ -69,7 +69,7 @@ class Case:
 
     def __init__(self, name, model, variables, args, spec, inputs, expect,
                  kwargs=None, check=None, reference=None, export=True,
-                 partial=False):
+                 partial=False, tolerance=(ATOL, RTOL)):
         self.name = name
         self.model = model
         self.variables = variables
@@ -84,6 +84,8 @@ class Case:
         # partial: `expect` names only what rnnc must match (the rest is a
         # documented difference asserted by `check`), on both routes.
         self.partial = partial
+        # (atol, rtol): every element within atol + rtol * |Flax's|.
+        self.tolerance = tolerance
 
     def fresh_args(self):
         """The call's arguments in new containers (the same arrays): a model
@@ -106,25 +108,25 @@ class Case:
         return linen_weights(self.variables)
 
 
-def max_error(got, want):
+def max_error(got, want, tolerance=(ATOL, RTOL)):
     """(worst |got-want|, worst excess over the tolerance) for two arrays."""
     got = np.asarray(got, np.float64)
     want = np.asarray(want, np.float64)
     if got.shape != want.shape:
         return float("inf"), float("inf")
     err = np.abs(got - want)
-    excess = err - (ATOL + RTOL * np.abs(want))
+    excess = err - (tolerance[0] + tolerance[1] * np.abs(want))
     return float(err.max(initial=0.0)), float(excess.max(initial=-1.0))
 
 
-def compare(outputs, expected, where):
+def compare(outputs, expected, where, tolerance=(ATOL, RTOL)):
     worst, failures = 0.0, []
     for name, want in expected.items():
         if name not in outputs:
             failures.append("%s: rnnc has no output %r (has %s)" % (
                 where, name, ", ".join(outputs)))
             continue
-        err, excess = max_error(outputs[name], want)
+        err, excess = max_error(outputs[name], want, tolerance)
         worst = max(worst, err)
         if excess > 0:
             failures.append("%s: %s differs from Flax by %.3g (shape %s vs %s)" % (
@@ -177,7 +179,7 @@ class Runner:
             for i, ((route, _, _, want, inputs), emit) in enumerate(jobs):
                 where = "%s [%s, %s]" % (case.name, route, emit)
                 out = models[i](**inputs)
-                worst, f = compare(out, want, where)
+                worst, f = compare(out, want, where, case.tolerance)
                 failures += f
                 if case.check:
                     failures += ["%s: %s" % (where, m)

@@ -11,7 +11,8 @@
 // them also RAM-lean (--optimize=ram, a sample: runsRamLean), run, and
 // compared with the double-precision reference within
 // 1e-5 + 1e-4 * |reference|. bf16 params (param_dtype: bfloat16) are
-// compared with the reference on the rounded weights; a few batch-1 cases
+// compared with the reference on the rounded weights, bf16 compute (dtype:
+// bfloat16) with the reference rounding at Flax's points; a few batch-1 cases
 // force AVX-512's 4 x 64 register block (and its overlapped projection) so
 // that code runs on AVX2 hosts too. Models are compiled in this one process
 // to keep the suite fast.
@@ -91,6 +92,13 @@ struct CaseConfig {
   std::string paramDtype;
   /// `quantize: {weights: int8}`.
   bool int8Weights = false;
+  /// Non-empty: the model-wide `dtype` ("bfloat16"): bf16 compute.
+  std::string dtype;
+  /// bf16 compute somewhere in the model. rnnc and the reference round at
+  /// the same points and meet the suite's tolerance (worst 1.3e-7 here), but
+  /// another target's exp and tanh may put a value on the other side of a
+  /// bf16 rounding boundary: not exported for cross-target runs.
+  bool bf16Compute = false;
   /// The LLVM path with AVX-512's 4 x 64 register block (and so the batch-1
   /// overlapped projection) whatever the host: its code is checked on AVX2
   /// hosts too.
@@ -118,6 +126,8 @@ std::string toYaml(const CaseConfig &config) {
     os << "param_dtype: " << config.paramDtype << "\n";
   if (config.int8Weights)
     os << "quantize: {weights: int8}\n";
+  if (!config.dtype.empty())
+    os << "dtype: " << config.dtype << "\n";
   os << "input:\n  batch: [";
   for (size_t i = 0; i < config.batch.size(); ++i) {
     os << (i ? ", " : "");
@@ -488,7 +498,9 @@ TEST_P(EquivalenceTest, MatchesReference) {
   }
   EXPECT_EQ(compared, 1 + expected->carries.size());
   ++WorstError::models;
-  if (const char *dir = std::getenv("RNN_EQUIVALENCE_EXPORT"))
+  // bf16 compute is not exported (see CaseConfig::bf16Compute).
+  if (const char *dir = std::getenv("RNN_EQUIVALENCE_EXPORT");
+      dir && !config.bf16Compute)
     exportCase(dir, config, yaml, *model, tree, *compiled, floats, lengths,
                tokens, steps);
 }
@@ -1078,6 +1090,76 @@ std::vector<CaseConfig> cases() {
   int8Bidi.layers[0].backwardCell = "GRUCell";
   int8Bidi.layers[0].merge = "add";
   all.push_back(int8Bidi);
+  // bf16 compute (dtype: bfloat16), against the reference rounding at
+  // Flax's points: every dense cell with bf16 carries (param_dtype too) and
+  // with f32 carries, with lengths and reverse; initial carries (rounded
+  // where Flax rounds them); a model-wide stack with a Dense head (f32) and
+  // one cell kept at float32; batch 1 at H=64 (the packed panels and the
+  // AVX-512 block); a Bidirectional pair; nnx time-major unrolled.
+  for (const auto &[name, type] : bf16Cells)
+    for (bool bf16Carries : {true, false}) {
+      if (type == "SimpleCell" && !bf16Carries)
+        continue; // needs residual (below)
+      CaseConfig config;
+      config.name = "bf16_dtype_" + name +
+                    (bf16Carries ? "_bf16_carries" : "_f32_carries") +
+                    "_lengths_reverse_initial_carry";
+      config.layers[0].cell = type;
+      config.layers[0].cellExtra =
+          bf16Carries ? "dtype: bfloat16, param_dtype: bfloat16"
+                      : "dtype: bfloat16";
+      config.layers[0].reverse = true;
+      config.layers[0].initInput = true;
+      config.bf16Compute = true;
+      all.push_back(config);
+    }
+  CaseConfig bf16Residual;
+  bf16Residual.name = "bf16_dtype_simple_residual_f32_carries";
+  bf16Residual.layers[0].cell = "SimpleCell";
+  bf16Residual.layers[0].cellExtra = "dtype: bfloat16, residual: true";
+  bf16Residual.bf16Compute = true;
+  all.push_back(bf16Residual);
+  CaseConfig bf16NoReset;
+  bf16NoReset.name = "bf16_dtype_mgu_no_reset_gate";
+  bf16NoReset.layers[0].cell = "MGUCell";
+  bf16NoReset.layers[0].cellExtra =
+      "dtype: bfloat16, param_dtype: bfloat16, reset_gate: false";
+  bf16NoReset.bf16Compute = true;
+  all.push_back(bf16NoReset);
+  LayerConfig f32ComputeGru = gru;
+  f32ComputeGru.cellExtra = "dtype: float32";
+  CaseConfig bf16DtypeStack = whole(
+      "bf16_dtype_model_wide_lstm_gru_f32_dense",
+      {lstm, f32ComputeGru, head("type: Dense, features: 3, activation: tanh")});
+  bf16DtypeStack.dtype = "bfloat16";
+  bf16DtypeStack.paramDtype = "bfloat16";
+  bf16DtypeStack.bf16Compute = true;
+  all.push_back(bf16DtypeStack);
+  CaseConfig bf16DtypeWide;
+  bf16DtypeWide.name = "bf16_dtype_batch1_lstm_h64";
+  bf16DtypeWide.dtype = "bfloat16";
+  bf16DtypeWide.paramDtype = "bfloat16";
+  bf16DtypeWide.batch = {1};
+  bf16DtypeWide.time = 24;
+  bf16DtypeWide.features = "64";
+  bf16DtypeWide.layers[0].features = 64;
+  bf16DtypeWide.bf16Compute = true;
+  all.push_back(bf16DtypeWide);
+  CaseConfig bf16DtypeBidi;
+  bf16DtypeBidi.name = "bf16_dtype_bidirectional_lstm_gru_concat";
+  bf16DtypeBidi.layers[0].backwardCell = "GRUCell";
+  bf16DtypeBidi.layers[0].cellExtra = "dtype: bfloat16";
+  bf16DtypeBidi.bf16Compute = true;
+  all.push_back(bf16DtypeBidi);
+  CaseConfig bf16DtypeNnx;
+  bf16DtypeNnx.name = "bf16_dtype_nnx_gru_time_major_unroll3";
+  bf16DtypeNnx.layout = "nnx";
+  bf16DtypeNnx.timeMajor = true;
+  bf16DtypeNnx.layers[0].cell = "GRUCell";
+  bf16DtypeNnx.layers[0].cellExtra = "dtype: bfloat16, param_dtype: bfloat16";
+  bf16DtypeNnx.layers[0].unroll = 3;
+  bf16DtypeNnx.bf16Compute = true;
+  all.push_back(bf16DtypeNnx);
   return all;
 }
 

@@ -9,6 +9,8 @@
 #include "Builders.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 using namespace rnnc;
 using namespace rnnc::test;
@@ -153,6 +155,46 @@ TEST(ReferenceCellTest, SimpleResidual) {
     ys.push_back(h);
   }
   expectArray(out.y, {1, 3, 1}, ys);
+}
+
+/// B(v): \p v rounded to bfloat16 (nearest even), by way of float32.
+static double roundedToBF16(double v) {
+  float f = static_cast<float>(v);
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  bits = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+TEST(ReferenceCellTest, SimpleBF16ComputeRoundsAtFlaxsPoints) {
+  // dtype and param_dtype bfloat16 (docs/Semantics.md#bfloat16-compute):
+  // x and h rounded, each Dense's product and bias sum rounded, the gate
+  // sum and the tanh rounded. The weights are bf16 values already (binding
+  // rounds them); the inputs are not.
+  spec::Cell c = simpleCell(1, Activation::Tanh);
+  c.dtype = spec::ParamDtype::BFloat16;
+  c.paramDtype = spec::ParamDtype::BFloat16;
+  std::vector<double> xs = {0.3f, -1.7f, 2.9f};
+  Outputs out = runScalar(c, scalarSimple(0.5f, 0.75f, 0.125f), xs);
+  auto B = roundedToBF16;
+  double h = 0;
+  std::vector<double> ys;
+  for (double x : xs) {
+    double xi = B(B(B(x) * 0.5) + 0.125), xh = B(B(h) * 0.75);
+    h = B(std::tanh(B(xi + xh)));
+    ys.push_back(h);
+  }
+  ASSERT_EQ(out.y.data.size(), ys.size());
+  for (size_t t = 0; t < ys.size(); ++t) {
+    EXPECT_EQ(out.y.data[t], ys[t]) << "step " << t;
+    EXPECT_EQ(out.y.data[t], B(out.y.data[t])) << "a bf16 value";
+  }
+  // The unrounded recurrence differs beyond float32 rounding.
+  double f = 0;
+  for (double x : xs)
+    f = std::tanh(0.5 * x + 0.75 * f + 0.125);
+  EXPECT_GT(std::abs(out.y.data.back() - f), 1e-4);
 }
 
 TEST(ReferenceCellTest, KernelsContractTheirFirstAxis) {

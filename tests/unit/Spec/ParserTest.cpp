@@ -520,7 +520,7 @@ TEST(SpecParser, ErrorsAreCappedWithANote) {
 TEST(SpecParser, AllSemanticErrorsInOneRun) {
   ParseResult r = parse(R"(rnnc: 2
 name: 9lives
-dtype: bfloat16
+dtype: float16
 input: {time: 0, features: [4, 4, 2]}
 layers:
   - {type: RNN, name: a, cell: {type: GRUCell, features: 8, gate_fn: tanhh}}
@@ -531,8 +531,8 @@ layers:
        {"spec.yaml:1:7: error: unsupported spec version 2; expected 1",
         "spec.yaml:2:7: error: expected a C identifier for 'name', found "
         "'9lives'",
-        "spec.yaml:3:8: error: dtype 'bfloat16' is not supported yet; use "
-        "float32",
+        "spec.yaml:3:8: error: dtype 'float16' is not supported yet; use "
+        "float32 or bfloat16",
         "spec.yaml:4:15: error: 'time' must be at least 1, found 0",
         "spec.yaml:6:70: error: unknown activation 'tanhh'",
         "spec.yaml:6:70: note: did you mean 'tanh'?",

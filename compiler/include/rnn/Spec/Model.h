@@ -81,7 +81,16 @@ struct Cell {
   /// ConvLSTMCell keeps float32 kernels): its kernels are stored as int8
   /// with one float32 scale per output column, set when parsing ends.
   bool int8Weights = false;
+  /// The cell's `dtype` (Flax's computation type), else the model's: bf16
+  /// compute rounds where Flax's bf16 cell does (docs/Semantics.md).
+  ParamDtype dtype = ParamDtype::Float32;
   llvm::SMLoc loc;                  ///< the `cell:` value in the spec
+
+  /// Whether the params are stored as bf16: with bf16 params, and with bf16
+  /// compute, which rounds every param to bf16 before use (promote_dtype).
+  bool storesBF16Params() const {
+    return paramDtype == ParamDtype::BFloat16 || dtype == ParamDtype::BFloat16;
+  }
 
   /// True for cells whose carry is (c, h); the others carry h only.
   bool hasCellState() const {
@@ -173,6 +182,9 @@ struct Model {
   /// Per batch dim: `{max: N}`, its actual size (1..N) is a run-time
   /// argument of the entry point (`batch_<d>`).
   std::vector<bool> runtimeBatch;
+  /// The top-level `dtype`: the default of every cell's (only cells compute
+  /// in it; the layers around them stay float32).
+  ParamDtype dtype = ParamDtype::Float32;
   int64_t time = 0;              ///< T, or its maximum when runtimeTime
   /// `time: {max: N}`: the entry point takes the actual number of steps
   /// (0..time) as its `steps` argument.
@@ -216,7 +228,8 @@ const char *stringify(Activation fn);
 const char *stringify(Merge merge);
 /// `quantize: {weights: int8}`: marks the model and every dense cell (not
 /// ConvLSTMCell, whose kernels stay float32) as having int8 weights. A cell
-/// with bfloat16 params cannot: the name of its layer, else std::nullopt.
+/// whose params are bfloat16 (param_dtype or dtype) cannot: the name of its
+/// layer, else std::nullopt.
 std::optional<std::string> applyInt8Weights(Model &model);
 
 const char *stringify(ParamsLayout layout);  ///< "linen", "nnx"

@@ -31,6 +31,49 @@ static Value interpolate(OpBuilder &b, Location loc, Value z, Value n,
 
 namespace {
 
+/// Reduced-precision compute of a dense cell (`compute_type` bf16): where
+/// each step rounds to bf16 is docs/Semantics.md#bfloat16-compute, and
+/// `bf16Carries` (`carry_type` bf16) says whether the carries are bf16 values
+/// (every op of the tail rounded) or f32 (XLA keeps the f32 value of a bf16
+/// result converted to f32: the tail's gates and products unrounded).
+struct BF16Compute {
+  bool on = false;
+  bool bf16Carries = false;
+
+  explicit BF16Compute(Operation *op) {
+    auto compute = op->getAttrOfType<TypeAttr>("compute_type");
+    auto carry = op->getAttrOfType<TypeAttr>("carry_type");
+    on = compute && compute.getValue().isBF16();
+    bf16Carries = on && carry && carry.getValue().isBF16();
+  }
+};
+
+/// The scalar helpers of a bf16 body: `round` is B(v), `act` an activation
+/// without its final rounding, `rounded` one with it.
+struct BF16Scalars {
+  OpBuilder &b;
+  Location loc;
+  Value round(Value v) const { return emitRoundToBF16(b, loc, v); }
+  Value act(Activation fn, Value v) const {
+    return emitActivationBF16Unrounded(b, loc, fn, v);
+  }
+  Value rounded(Activation fn, Value v) const { return round(act(fn, v)); }
+  Value add(Value l, Value r) const { return ::add(b, loc, l, r); }
+  Value mul(Value l, Value r) const { return ::mul(b, loc, l, r); }
+  Value radd(Value l, Value r) const { return round(add(l, r)); }
+  Value rmul(Value l, Value r) const { return round(mul(l, r)); }
+  /// `(1 - z) * n + z * h` of GRU and MGU: `zu` is z unrounded (read only
+  /// where the carries are f32), `z` rounded.
+  Value interpolate(Value zu, Value z, Value n, Value h,
+                    bool bf16Carries) const {
+    Value keep = round(arith::SubFOp::create(
+        b, loc, floatConstant(b, loc, z.getType(), 1.0), z));
+    if (!bf16Carries)
+      return add(mul(keep, n), mul(zu, h));
+    return radd(rmul(keep, n), rmul(z, round(h)));
+  }
+};
+
 /// The shared front half of a dense cell: the operands in matrix form and
 /// the two products.
 struct DenseCell {
@@ -41,24 +84,31 @@ struct DenseCell {
 
   DenseCell(PatternRewriter &rewriter, Location loc, int64_t numGates,
             Value input, ValueRange carryValues, Value wi, Value wh, Value bi,
-            Value bh) {
+            Value bh, const BF16Compute &bf16) {
     carryType = cast<RankedTensorType>(carryValues.back().getType());
     numBatchDims = carryType.getRank() - 1;
     Value x = collapseBatchDims(rewriter, loc, input, numBatchDims);
     for (Value carry : carryValues)
       carries.push_back(collapseBatchDims(rewriter, loc, carry, numBatchDims));
     // `h` is always the last carry (LSTM's carry is (c, h)).
+    Value h = carries.back();
+    if (bf16.on) {
+      // promote_dtype: both Dense inputs rounded to bf16.
+      x = emitRoundTensorToBF16(rewriter, loc, x);
+      h = emitRoundTensorToBF16(rewriter, loc, h);
+    }
     // Int8 kernels: f32 activations times i8 weights, summed in f32
     // (linalg.matmul widens its operands to the accumulator's type).
     auto [wiStorage, si] = splitInt8Kernel(rewriter, loc, wi);
     auto [whStorage, sh] = splitInt8Kernel(rewriter, loc, wh);
     products = {emitMatmul(rewriter, loc, x, wiStorage),
-                emitMatmul(rewriter, loc, carries.back(), whStorage),
+                emitMatmul(rewriter, loc, h, whStorage),
                 bi,
                 bh,
                 numGates,
                 si,
-                sh};
+                sh,
+                bf16.on};
   }
 
   /// The generic's results reshaped back to the op's carry type.
@@ -80,14 +130,31 @@ struct LSTMCellLowering : OpRewritePattern<LSTMCellOp> {
   LogicalResult matchAndRewrite(LSTMCellOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    BF16Compute bf16(op);
     DenseCell cell(rewriter, loc, LSTMCellOp::kNumGates, op.getInput(),
                    {op.getC(), op.getH()}, op.getWi(), op.getWh(), op.getBi(),
-                   op.getBh());
+                   op.getBh(), bf16);
     Activation gateFn = op.getGateFn(), actFn = op.getActivationFn();
     SmallVector<Value> results = emitGateGeneric(
         rewriter, loc, cell.products, cell.carries, /*numResults=*/2,
         [&](OpBuilder &b, Location l, ArrayRef<Value> xi, ArrayRef<Value> xh,
             ArrayRef<Value> carry) -> SmallVector<Value> {
+          if (bf16.on) {
+            BF16Scalars s{b, l};
+            auto y = [&](int k) { return s.radd(xi[k], xh[k]); };
+            Value i = s.rounded(gateFn, y(0)), g = s.rounded(actFn, y(2));
+            if (!bf16.bf16Carries) {
+              // f and o meet the f32 carry: XLA keeps them unrounded, and
+              // the tail is f32.
+              Value f = s.act(gateFn, y(1)), o = s.act(gateFn, y(3));
+              Value newC = s.add(s.mul(f, carry[0]), s.mul(i, g));
+              return {newC, s.mul(o, emitActivation(b, l, actFn, newC))};
+            }
+            Value f = s.rounded(gateFn, y(1)), o = s.rounded(gateFn, y(3));
+            Value newC =
+                s.radd(s.rmul(f, s.round(carry[0])), s.rmul(i, g));
+            return {newC, s.rmul(o, s.rounded(actFn, newC))};
+          }
           auto y = [&](int k) { return add(b, l, xi[k], xh[k]); };
           Value i = emitActivation(b, l, gateFn, y(0));
           Value f = emitActivation(b, l, gateFn, y(1));
@@ -110,13 +177,24 @@ struct GRUCellLowering : OpRewritePattern<GRUCellOp> {
   LogicalResult matchAndRewrite(GRUCellOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    BF16Compute bf16(op);
     DenseCell cell(rewriter, loc, GRUCellOp::kNumGates, op.getInput(),
-                   {op.getH()}, op.getWi(), op.getWh(), op.getBi(), op.getBh());
+                   {op.getH()}, op.getWi(), op.getWh(), op.getBi(), op.getBh(),
+                   bf16);
     Activation gateFn = op.getGateFn(), actFn = op.getActivationFn();
     SmallVector<Value> results = emitGateGeneric(
         rewriter, loc, cell.products, cell.carries, /*numResults=*/1,
         [&](OpBuilder &b, Location l, ArrayRef<Value> xi, ArrayRef<Value> xh,
             ArrayRef<Value> carry) -> SmallVector<Value> {
+          if (bf16.on) {
+            BF16Scalars s{b, l};
+            Value r = s.rounded(gateFn, s.radd(xi[0], xh[0]));
+            Value zu = s.act(gateFn, s.radd(xi[1], xh[1]));
+            Value n =
+                s.rounded(actFn, s.radd(xi[2], s.rmul(r, xh[2])));
+            return {s.interpolate(zu, s.round(zu), n, carry[0],
+                                  bf16.bf16Carries)};
+          }
           Value r = emitActivation(b, l, gateFn, add(b, l, xi[0], xh[0]));
           Value z = emitActivation(b, l, gateFn, add(b, l, xi[1], xh[1]));
           Value n = emitActivation(b, l, actFn,
@@ -137,14 +215,24 @@ struct MGUCellLowering : OpRewritePattern<MGUCellOp> {
   LogicalResult matchAndRewrite(MGUCellOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    BF16Compute bf16(op);
     DenseCell cell(rewriter, loc, MGUCellOp::kNumGates, op.getInput(),
-                   {op.getH()}, op.getWi(), op.getWh(), op.getBi(), op.getBh());
+                   {op.getH()}, op.getWi(), op.getWh(), op.getBi(), op.getBh(),
+                   bf16);
     Activation gateFn = op.getGateFn(), actFn = op.getActivationFn();
     bool resetGate = op.getResetGate();
     SmallVector<Value> results = emitGateGeneric(
         rewriter, loc, cell.products, cell.carries, /*numResults=*/1,
         [&](OpBuilder &b, Location l, ArrayRef<Value> xi, ArrayRef<Value> xh,
             ArrayRef<Value> carry) -> SmallVector<Value> {
+          if (bf16.on) {
+            BF16Scalars s{b, l};
+            Value fu = s.act(gateFn, s.radd(xi[0], xh[0]));
+            Value f = s.round(fu);
+            Value u = resetGate ? s.rmul(xh[1], f) : xh[1];
+            Value n = s.rounded(actFn, s.radd(xi[1], u));
+            return {s.interpolate(fu, f, n, carry[0], bf16.bf16Carries)};
+          }
           Value f = emitActivation(b, l, gateFn, add(b, l, xi[0], xh[0]));
           Value u = resetGate ? mul(b, l, f, xh[1]) : xh[1];
           Value n = emitActivation(b, l, actFn, add(b, l, xi[1], u));
@@ -162,14 +250,28 @@ struct SimpleCellLowering : OpRewritePattern<SimpleCellOp> {
   LogicalResult matchAndRewrite(SimpleCellOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    BF16Compute bf16(op);
     DenseCell cell(rewriter, loc, SimpleCellOp::kNumGates, op.getInput(),
-                   {op.getH()}, op.getWi(), op.getWh(), op.getBi(), op.getBh());
+                   {op.getH()}, op.getWi(), op.getWh(), op.getBi(), op.getBh(),
+                   bf16);
     Activation actFn = op.getActivationFn();
     bool residual = op.getResidual();
     SmallVector<Value> results = emitGateGeneric(
         rewriter, loc, cell.products, cell.carries, /*numResults=*/1,
         [&](OpBuilder &b, Location l, ArrayRef<Value> xi, ArrayRef<Value> xh,
             ArrayRef<Value> carry) -> SmallVector<Value> {
+          if (bf16.on) {
+            BF16Scalars s{b, l};
+            // With f32 carries (the verifier asks for `residual`), the
+            // bf16 sum meets the f32 h unrounded and the rest is f32.
+            if (!bf16.bf16Carries)
+              return {emitActivation(b, l, actFn,
+                                     s.add(s.add(xi[0], xh[0]), carry[0]))};
+            Value sum = s.radd(xi[0], xh[0]);
+            if (residual)
+              sum = s.radd(sum, s.round(carry[0]));
+            return {s.rounded(actFn, sum)};
+          }
           Value s = add(b, l, xi[0], xh[0]);
           if (residual)
             s = add(b, l, s, carry[0]);

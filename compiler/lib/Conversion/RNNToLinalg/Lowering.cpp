@@ -31,6 +31,42 @@ Value mlir::rnn::emitSigmoid(OpBuilder &b, Location loc, Value x) {
   return arith::DivFOp::create(b, loc, one, den);
 }
 
+Value mlir::rnn::emitRoundToBF16(OpBuilder &b, Location loc, Value x) {
+  Value narrow = arith::TruncFOp::create(b, loc, b.getBF16Type(), x);
+  return arith::ExtFOp::create(b, loc, x.getType(), narrow);
+}
+
+Value mlir::rnn::emitActivationBF16Unrounded(OpBuilder &b, Location loc,
+                                             Activation act, Value x) {
+  if (act != Activation::sigmoid)
+    return emitActivation(b, loc, act, x); // tanh is one op; others exact
+  // XLA's bf16 logistic: each op rounded but the last (bit-exact with XLA
+  // over every finite bf16 value in (-30, 30)).
+  Value one = floatConstant(b, loc, x.getType(), 1.0);
+  Value exp = emitRoundToBF16(
+      b, loc, math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x)));
+  Value den = emitRoundToBF16(b, loc, arith::AddFOp::create(b, loc, one, exp));
+  return arith::DivFOp::create(b, loc, one, den);
+}
+
+Value mlir::rnn::emitRoundTensorToBF16(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                       type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{x}, ValueRange{init},
+             ArrayRef<AffineMap>{identity, identity}, iterators,
+             [](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc,
+                                       emitRoundToBF16(nb, nloc, args[0]));
+             })
+      .getResult(0);
+}
+
 /// `min(max(x, lo), hi)`, NaN-propagating like jnp.minimum / jnp.maximum.
 static Value clamp(OpBuilder &b, Location loc, Value x, double lo, double hi) {
   Type type = x.getType();
@@ -320,10 +356,13 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
         SmallVector<Value> xi, xh;
         // Biases of a narrower param type (bf16 params with f32 maths) are
         // widened exactly where they are read.
+        auto round = [&](Value v) {
+          return products.roundBF16 ? emitRoundToBF16(nb, nloc, v) : v;
+        };
         auto addBias = [&](Value product, Value bias) -> Value {
           if (bias.getType() != product.getType())
             bias = arith::ExtFOp::create(nb, nloc, product.getType(), bias);
-          return arith::AddFOp::create(nb, nloc, product, bias);
+          return round(arith::AddFOp::create(nb, nloc, product, bias));
         };
         // Int8 kernels: each column's sum times its scale, then the bias.
         auto scaled = [&](Value product, ValueRange scales, int64_t k) {
@@ -332,9 +371,11 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
                                       nb, nloc, product, scales[k]));
         };
         for (int64_t k = 0; k < gates; ++k) {
-          Value pi = scaled(gi[k], si, k), ph = scaled(gh[k], sh, k);
-          xi.push_back(products.bi ? addBias(pi, bi[k]) : pi);
-          xh.push_back(products.bh ? addBias(ph, bh[k]) : ph);
+          // Scales (int8) then rounding (bf16 compute): never both.
+          Value gik = round(scaled(gi[k], si, k)),
+                ghk = round(scaled(gh[k], sh, k));
+          xi.push_back(products.bi ? addBias(gik, bi[k]) : gik);
+          xh.push_back(products.bh ? addBias(ghk, bh[k]) : ghk);
         }
         SmallVector<Value> carryValues(carryArgs.begin(), carryArgs.end());
         SmallVector<Value> results = body(nb, nloc, xi, xh, carryValues);

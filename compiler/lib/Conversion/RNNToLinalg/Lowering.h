@@ -29,6 +29,22 @@ Value floatConstant(OpBuilder &b, Location loc, Type type, double value);
 /// gives exactly 0, so no clamping is needed.
 Value emitSigmoid(OpBuilder &b, Location loc, Value x);
 
+/// `x` rounded to bf16 (nearest, ties to even) and widened back: `arith.truncf`
+/// then `arith.extf`, the one rounding point of bf16 compute
+/// (docs/Semantics.md#bfloat16-compute).
+Value emitRoundToBF16(OpBuilder &b, Location loc, Value x);
+
+/// `act(x)` in bf16 compute: the activation of a bf16 `x` as XLA's CPU
+/// backend computes it, in f32 with the bf16 rounding inside (sigmoid:
+/// `1 / B(1 + B(exp(-x)))`), but without rounding the result: the caller
+/// rounds it where Flax does. Only the activations the cell verifier allows
+/// with `compute_type` bf16.
+Value emitActivationBF16Unrounded(OpBuilder &b, Location loc, Activation act,
+                                  Value x);
+
+/// `x` (a tensor) rounded to bf16 element-wise (a linalg.generic).
+Value emitRoundTensorToBF16(OpBuilder &b, Location loc, Value x);
+
 /// `act(x)` with jax.nn semantics (see RNNEnums.td), for the element-wise
 /// activations (not softmax or log_softmax).
 Value emitActivation(OpBuilder &b, Location loc, Activation act, Value x);
@@ -72,6 +88,9 @@ struct GateProducts {
   Value gi, gh, bi, bh;
   int64_t numGates;
   Value si = {}, sh = {};
+  /// bf16 compute: `xi = B(B(gi) + bi)`, `xh = B(B(gh) + bh)` (each Dense's
+  /// bf16 output, its bias added in bf16).
+  bool roundBF16 = false;
 };
 
 /// An int8 kernel (`!quant.uniform` per-axis elements) split into its i8

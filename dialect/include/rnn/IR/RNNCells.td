@@ -24,6 +24,13 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 // share one too: the activations', or bf16 with f32 activations (Flax's
 // `param_dtype=bfloat16`: the lowering widens each param where it reads it,
 // and the maths is f32). ConvLSTM's params have the activations' type.
+//
+// Reduced-precision compute (Flax's `dtype=bfloat16`, docs/Semantics.md):
+// a dense cell with `compute_type = bf16` keeps f32 tensors but rounds to
+// bf16 at exactly the points XLA's CPU backend rounds a bf16 Flax cell;
+// `carry_type` (bf16 or f32, Flax's carry dtype, its `param_dtype`) says
+// whether the carries are held as bf16 values or stay f32, which decides
+// where the step's tail rounds.
 def RNN_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
 
 // A dense cell's kernels: floats as above, or int8 weights quantized per
@@ -74,7 +81,8 @@ def RNN_LSTMCellOp : RNN_GatedCellOp<"lstm_cell", 4,
       RNN_FloatTensor:$h, RNN_KernelTensor:$wi, RNN_KernelTensor:$wh,
       Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
-      DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn);
+      DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
+      OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type);
   let results = (outs RNN_FloatTensor:$new_c, RNN_FloatTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $c `,` $h `)` `kernels` `(` $wi `,` $wh `)`
@@ -105,7 +113,8 @@ def RNN_GRUCellOp : RNN_GatedCellOp<"gru_cell", 3,
       RNN_KernelTensor:$wi, RNN_KernelTensor:$wh,
       Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
-      DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn);
+      DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
+      OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type);
   let results = (outs RNN_FloatTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
@@ -137,7 +146,8 @@ def RNN_MGUCellOp : RNN_GatedCellOp<"mgu_cell", 2,
       Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
-      DefaultValuedAttr<BoolAttr, "true">:$reset_gate);
+      DefaultValuedAttr<BoolAttr, "true">:$reset_gate,
+      OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type);
   let results = (outs RNN_FloatTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
@@ -161,7 +171,8 @@ def RNN_SimpleCellOp : RNN_GatedCellOp<"simple_cell", 1,
       RNN_KernelTensor:$wi, RNN_KernelTensor:$wh,
       Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
-      UnitAttr:$residual);
+      UnitAttr:$residual,
+      OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type);
   let results = (outs RNN_FloatTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
