@@ -44,7 +44,7 @@ func.func @dynamic(%m: memref<?xf32>) {
 
 func.func @strided(%m: memref<4x6xf32>, %n: memref<4x3xf32>) {
   %s = memref.subview %m[0, 0] [4, 3] [1, 1] : memref<4x6xf32> to memref<4x3xf32, strided<[6, 1]>>
-  // expected-error @+1 {{'memref.copy' op cannot be emitted as C: expected contiguous buffers (--rnn-strided-copies-to-linalg makes other copies loops)}}
+  // expected-error @+1 {{'memref.copy' op cannot be emitted as C: expected contiguous buffers (--rnn-bufferize makes other copies loops)}}
   memref.copy %s, %n : memref<4x3xf32, strided<[6, 1]>> to memref<4x3xf32>
   return
 }

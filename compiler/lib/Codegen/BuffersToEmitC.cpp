@@ -215,7 +215,7 @@ LogicalResult checkConvertible(ModuleOp module,
                   memref::isStaticShapeAndContiguousRowMajor(
                       cast<MemRefType>(copy.getTarget().getType()))))
       return op->emitOpError("cannot be emitted as C: expected contiguous "
-                             "buffers (--rnn-strided-copies-to-linalg makes "
+                             "buffers (--rnn-bufferize makes "
                              "other copies loops)");
     SmallVector<Value> values(op->getResults());
     for (Region &region : op->getRegions())

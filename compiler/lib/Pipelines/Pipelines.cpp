@@ -57,9 +57,9 @@ constexpr llvm::StringLiteral kBlockMatmuls =
 constexpr llvm::StringLiteral kBufferize =
     "canonicalize,cse,rnn-fuse-output-copies,"
     "rnn-write-outputs-in-place,empty-tensor-to-alloc-tensor,"
-    "one-shot-bufferize,canonicalize,cse,canonicalize,"
+    "rnn-bufferize,canonicalize,cse,canonicalize,"
     "func.func(buffer-hoisting,buffer-loop-hoisting),"
-    "rnn-assign-workspace{{alignment={0}},rnn-strided-copies-to-linalg,"
+    "rnn-assign-workspace{{alignment={0}},"
     "convert-linalg-to-loops,canonicalize,cse";
 
 /// exp and tanh as polynomials vectorize; C keeps libm, since EmitC cannot

@@ -79,16 +79,20 @@ def RNNAssignWorkspacePass : Pass<"rnn-assign-workspace", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }
 
-def RNNStridedCopiesToLinalgPass : Pass<"rnn-strided-copies-to-linalg"> {
-  let summary = "turn memref.copy between non-contiguous buffers into linalg.copy";
+def RNNBufferizePass : Pass<"rnn-bufferize", "mlir::ModuleOp"> {
+  let summary = "one-shot bufferization with copies that need no runtime helper";
   let description = [{
-    Lowering a `memref.copy` whose source or target is strided (a slice of
-    a sequence, a block of a merged output) calls the `memrefCopy` helper of
-    MLIR's runner utilities, which generated code must not depend on. As a
-    `linalg.copy` it becomes plain loops. Copies between contiguous buffers
-    stay, and lower to `memcpy`.
+    Upstream's `one-shot-bufferize` with its default options, configured
+    from C++ where the textual pass cannot be: a copy between contiguous
+    buffers is a `memref.copy` (which lowers to `memcpy`), any other copy
+    (a slice of a sequence, a block of a merged output) a `linalg.copy`,
+    which becomes plain loops. Lowering a strided `memref.copy` would call
+    the `memrefCopy` helper of MLIR's runner utilities, which generated code
+    must not depend on.
   }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def RNNRelaxFMAsPass : Pass<"rnn-relax-fmas"> {
