@@ -58,6 +58,42 @@ __attribute__((target("avx2,fma"))) float fmaChains256(int64_t iterations) {
   return total;
 }
 
+/// `iterations` rounds of kChains512 independent vdpbf16ps.
+__attribute__((target("avx512f,avx512bf16"))) float
+bf16Chains512(int64_t iterations) {
+  __m512 acc[kChains512];
+  for (int k = 0; k < kChains512; ++k)
+    acc[k] = _mm512_set1_ps(static_cast<float>(k));
+  __m512bh a = _mm512_cvtne2ps_pbh(_mm512_set1_ps(0.5f), _mm512_set1_ps(0.25f));
+  for (int64_t i = 0; i < iterations; ++i) {
+#pragma clang loop unroll(full)
+    for (int k = 0; k < kChains512; ++k)
+      acc[k] = _mm512_dpbf16_ps(acc[k], a, a);
+  }
+  __m512 sum = acc[0];
+  for (int k = 1; k < kChains512; ++k)
+    sum = _mm512_add_ps(sum, acc[k]);
+  return _mm512_reduce_add_ps(sum);
+}
+
+/// `iterations` rounds of kChains512 independent vpdpbusd.
+__attribute__((target("avx512f,avx512vnni"))) float
+int8Chains512(int64_t iterations) {
+  __m512i acc[kChains512];
+  for (int k = 0; k < kChains512; ++k)
+    acc[k] = _mm512_set1_epi32(k);
+  __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(-2);
+  for (int64_t i = 0; i < iterations; ++i) {
+#pragma clang loop unroll(full)
+    for (int k = 0; k < kChains512; ++k)
+      acc[k] = _mm512_dpbusd_epi32(acc[k], a, b);
+  }
+  __m512i sum = acc[0];
+  for (int k = 1; k < kChains512; ++k)
+    sum = _mm512_add_epi32(sum, acc[k]);
+  return static_cast<float>(_mm512_reduce_add_epi32(sum));
+}
+
 // The register block of rnnc's AVX-512 matmuls: 4 rows x 64 columns, 16
 // accumulators; per k, 4 loads of a packed weight panel and 4 broadcasts.
 // A depth of 96 keeps the panel (24 KiB) in L1.
@@ -205,6 +241,10 @@ MachineInfo rnnc::bench::probeMachine() {
   }
   if (info.avx2)
     info.peakAvx2 = bestGflops(fmaChains256, kChains256 * 8 * 2.0, 7);
+  if (info.avx512 && __builtin_cpu_supports("avx512bf16"))
+    info.peakBF16 = bestGflops(bf16Chains512, kChains512 * 16 * 4.0, 7);
+  if (info.avx512 && __builtin_cpu_supports("avx512vnni"))
+    info.peakInt8 = bestGflops(int8Chains512, kChains512 * 16 * 8.0, 7);
   return info;
 }
 

@@ -23,6 +23,10 @@ struct MachineInfo {
   bool avx2 = false;     ///< avx2 and fma
   double peakAvx512 = 0; ///< GFLOP/s, best of several measurements; 0: none
   double peakAvx2 = 0;   ///< GFLOP/s
+  /// Measured like the FMA peaks, 0 without the instruction: vdpbf16ps
+  /// (AVX512_BF16: 2 products and 2 adds per 32-bit lane, GFLOP/s) and
+  /// vpdpbusd (AVX512_VNNI: 4 products and 4 adds per lane, Gop/s).
+  double peakBF16 = 0, peakInt8 = 0;
   /// GFLOP/s of rnnc's 4 x 64 AVX-512 register block on operands in L1
   /// (loads and broadcasts included); 0: no AVX-512.
   double matmulKernelAvx512 = 0;

@@ -30,10 +30,16 @@ bool OneDnnRnn::run(std::string &error) {
   return false;
 }
 Outputs OneDnnRnn::outputs(const Problem &) const { return {}; }
+std::string OneDnnRnn::implementation() const { return ""; }
 
 #else
 
 #include "oneapi/dnnl/dnnl.h"
+
+#include <dlfcn.h>
+
+#include <cmath>
+#include <cstring>
 
 struct OneDnnRnn::State {
   dnnl_engine_t engine = nullptr;
@@ -42,9 +48,14 @@ struct OneDnnRnn::State {
   dnnl_primitive_t primitive = nullptr;
   std::vector<dnnl_memory_t> memories; ///< released with the state
   std::vector<dnnl_exec_arg_t> args;
-  std::vector<float> x, y, hy, cy;        ///< user buffers
-  std::vector<float> wLayer, wIter, bias; ///< plain weights (ldigo, ldgo)
+  /// User buffers, in the primitive's data types (bf16 and u8 data are
+  /// stored in these float vectors' bytes).
+  std::vector<float> x, y, hy, cy, hx, cx;
+  std::vector<float> wLayer, wIter, bias; ///< plain f32 weights (ldigo, ldgo)
   std::vector<std::vector<float>> packed; ///< reordered weights
+  dnnl_data_type_t data = dnnl_f32;       ///< of x, y and hy
+  dnnl_primitive_attr_t weightsReorder = nullptr; ///< int8: the scales
+  int threads = 1;
 
   ~State() {
     for (dnnl_memory_t memory : memories)
@@ -57,6 +68,8 @@ struct OneDnnRnn::State {
       dnnl_stream_destroy(stream);
     if (engine)
       dnnl_engine_destroy(engine);
+    if (weightsReorder)
+      dnnl_primitive_attr_destroy(weightsReorder);
   }
 
   /// Wraps `data` (described by `md`) as a memory object.
@@ -69,8 +82,10 @@ struct OneDnnRnn::State {
 
   /// Makes `user` (in its plain layout) the execute argument `arg`,
   /// reordering it into the primitive's layout if that differs.
+  /// `reorderAttr` (may be null) goes to that reorder.
   bool bind(int arg, const dnnl_memory_desc_t &userMd, std::vector<float> &user,
-            std::string &error) {
+            std::string &error,
+            const_dnnl_primitive_attr_t reorderAttr = nullptr) {
     const dnnl_memory_desc_t *want =
         dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg);
     dnnl_memory_t source;
@@ -89,7 +104,8 @@ struct OneDnnRnn::State {
     bool ok =
         wrap(*want, packed.back().data(), target) &&
         dnnl_reorder_primitive_desc_create(&reorderPd, &userMd, engine, want,
-                                           engine, nullptr) == dnnl_success &&
+                                           engine,
+                                           reorderAttr) == dnnl_success &&
         dnnl_primitive_create(&reorder, reorderPd) == dnnl_success;
     if (ok) {
       dnnl_exec_arg_t reorderArgs[] = {{DNNL_ARG_FROM, source},
@@ -125,12 +141,74 @@ std::string rnnc::bench::oneDnnDescription() {
 
 namespace {
 
-dnnl_memory_desc_t plainMd(std::vector<dnnl_dim_t> dims,
-                           dnnl_format_tag_t tag) {
+dnnl_memory_desc_t plainMd(std::vector<dnnl_dim_t> dims, dnnl_format_tag_t tag,
+                           dnnl_data_type_t type = dnnl_f32) {
   dnnl_memory_desc_t md;
   dnnl_memory_desc_init_by_tag(&md, static_cast<int>(dims.size()), dims.data(),
-                               dnnl_f32, tag);
+                               type, tag);
   return md;
+}
+
+/// int8 activations: u8 = round(kDataScale x + kDataShift), for x in [-1, 1].
+constexpr float kDataScale = 127.0f, kDataShift = 128.0f;
+
+uint16_t toBF16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  bits += 0x7fff + ((bits >> 16) & 1); // round to nearest even
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+float fromBF16(uint16_t half) {
+  uint32_t bits = static_cast<uint32_t>(half) << 16;
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+/// `values` re-encoded as `type` into the bytes of a float vector.
+std::vector<float> encode(const std::vector<float> &values,
+                          dnnl_data_type_t type) {
+  if (type == dnnl_f32)
+    return values;
+  std::vector<float> bytes(values.size() / 2 + 1);
+  if (type == dnnl_bf16) {
+    auto *out = reinterpret_cast<uint16_t *>(bytes.data());
+    for (size_t i = 0; i < values.size(); ++i)
+      out[i] = toBF16(values[i]);
+    return bytes;
+  }
+  auto *out = reinterpret_cast<uint8_t *>(bytes.data());
+  for (size_t i = 0; i < values.size(); ++i)
+    out[i] = static_cast<uint8_t>(std::clamp(
+        std::nearbyint(kDataScale * values[i] + kDataShift), 0.0f, 255.0f));
+  return bytes;
+}
+
+/// The first `count` values of `bytes`, decoded from `type`.
+std::vector<float> decode(const std::vector<float> &bytes, size_t count,
+                          dnnl_data_type_t type) {
+  if (type == dnnl_f32)
+    return {bytes.begin(), bytes.begin() + count};
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i)
+    values[i] =
+        type == dnnl_bf16
+            ? fromBF16(reinterpret_cast<const uint16_t *>(bytes.data())[i])
+            : (reinterpret_cast<const uint8_t *>(bytes.data())[i] -
+               kDataShift) /
+                  kDataScale;
+  return values;
+}
+
+/// oneDNN is linked against an OpenMP runtime, already loaded: set its
+/// thread count through it (the process starts with OMP_NUM_THREADS=1).
+void setOpenMpThreads(int threads) {
+  using Setter = void (*)(int);
+  static Setter set =
+      reinterpret_cast<Setter>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  if (set)
+    set(threads);
 }
 
 } // namespace
@@ -188,11 +266,55 @@ OneDnnRnn::create(const Problem &problem, bool swapGates, std::string &error) {
     }
   }
 
-  dnnl_memory_desc_t srcLayer = plainMd({t, n, h}, dnnl_ntc);
-  dnnl_memory_desc_t dstLayer = plainMd({t, n, d * h}, dnnl_ntc);
-  dnnl_memory_desc_t dstIter = plainMd({1, d, n, h}, dnnl_ldnc);
-  dnnl_memory_desc_t wLayerAny = plainMd({1, d, h, g, h}, dnnl_format_tag_any);
-  dnnl_memory_desc_t wIterAny = plainMd({1, d, h, g, h}, dnnl_format_tag_any);
+  bool bf16 = config.precision == Precision::BF16;
+  bool int8 = config.precision == Precision::Int8Weights ||
+              config.precision == Precision::Int8Dynamic;
+  s.threads = config.threads;
+  s.data = bf16 ? dnnl_bf16 : int8 ? dnnl_u8 : dnnl_f32;
+  dnnl_data_type_t source = int8 ? dnnl_u8 : s.data;
+  dnnl_data_type_t weights = bf16 ? dnnl_bf16 : int8 ? dnnl_s8 : dnnl_f32;
+  dnnl_primitive_attr_t attr = nullptr;
+  if (int8) {
+    // One scale for both kernels: Debian's oneDNN 2.6.3 has no reorder
+    // that quantizes to its brgemm layout per channel (mask 3 on ldigo's
+    // g and o: dnnl_unimplemented), and one without its u8 compensation
+    // computes wrong results.
+    float largest = 0;
+    for (const std::vector<float> *w : {&wLayer, &wIter})
+      for (float v : *w)
+        largest = std::max(largest, std::abs(v));
+    float scale = largest > 0 ? 127.0f / largest : 1.0f;
+    bool ok = dnnl_primitive_attr_create(&attr) == dnnl_success &&
+              dnnl_primitive_attr_set_rnn_data_qparams(attr, kDataScale,
+                                                       kDataShift) ==
+                  dnnl_success &&
+              dnnl_primitive_attr_set_rnn_weights_qparams(
+                  attr, 1, 0, &scale) == dnnl_success &&
+              dnnl_primitive_attr_clone(&s.weightsReorder, attr) ==
+                  dnnl_success;
+    if (!ok) {
+      if (attr)
+        dnnl_primitive_attr_destroy(attr);
+      error = "cannot set oneDNN's int8 quantization attributes";
+      return nullptr;
+    }
+  }
+  setOpenMpThreads(s.threads);
+
+  dnnl_memory_desc_t srcLayer = plainMd({t, n, h}, dnnl_ntc, source);
+  dnnl_memory_desc_t dstLayer = plainMd({t, n, d * h}, dnnl_ntc, s.data);
+  dnnl_memory_desc_t dstIter = plainMd({1, d, n, h}, dnnl_ldnc, s.data);
+  dnnl_memory_desc_t dstIterC = plainMd({1, d, n, h}, dnnl_ldnc);
+  // The zero initial state. A missing src_iter is zeros in the data type,
+  // which in u8 means -shift / scale, not 0: int8 passes it explicitly.
+  dnnl_memory_desc_t srcIter = plainMd({1, d, n, h}, dnnl_ldnc, source);
+  dnnl_memory_desc_t srcIterC = plainMd({1, d, n, h}, dnnl_ldnc);
+  const dnnl_memory_desc_t *srcIterPtr = int8 ? &srcIter : nullptr;
+  const dnnl_memory_desc_t *srcIterCPtr = int8 && lstm ? &srcIterC : nullptr;
+  dnnl_memory_desc_t wLayerAny =
+      plainMd({1, d, h, g, h}, dnnl_format_tag_any, weights);
+  dnnl_memory_desc_t wIterAny =
+      plainMd({1, d, h, g, h}, dnnl_format_tag_any, weights);
   dnnl_memory_desc_t biasAny =
       plainMd({1, d, biasGates, h}, dnnl_format_tag_any);
   dnnl_rnn_direction_t direction = config.bidirectional
@@ -201,35 +323,50 @@ OneDnnRnn::create(const Problem &problem, bool swapGates, std::string &error) {
   dnnl_rnn_desc_t desc;
   dnnl_status_t status =
       lstm ? dnnl_lstm_forward_desc_init(&desc, dnnl_forward_inference,
-                                         direction, &srcLayer, nullptr, nullptr,
+                                         direction, &srcLayer, srcIterPtr,
+                                         srcIterCPtr,
                                          &wLayerAny, &wIterAny, &biasAny,
-                                         &dstLayer, &dstIter, &dstIter, 0)
+                                         &dstLayer, &dstIter, &dstIterC, 0)
            : dnnl_lbr_gru_forward_desc_init(
-                 &desc, dnnl_forward_inference, direction, &srcLayer, nullptr,
+                 &desc, dnnl_forward_inference, direction, &srcLayer,
+                 srcIterPtr,
                  &wLayerAny, &wIterAny, &biasAny, &dstLayer, &dstIter, 0);
-  if (status != dnnl_success ||
-      dnnl_primitive_desc_create(&s.pd, &desc, nullptr, s.engine, nullptr) !=
-          dnnl_success ||
-      dnnl_primitive_create(&s.primitive, s.pd) != dnnl_success) {
-    error = "cannot create the oneDNN primitive (status " +
-            std::to_string(static_cast<int>(status)) + ")";
+  bool created = status == dnnl_success &&
+                 dnnl_primitive_desc_create(&s.pd, &desc, attr, s.engine,
+                                            nullptr) == dnnl_success &&
+                 dnnl_primitive_create(&s.primitive, s.pd) == dnnl_success;
+  if (attr)
+    dnnl_primitive_attr_destroy(attr);
+  if (!created) {
+    error = int8 && !lstm ? "oneDNN 2.6 has no int8 LBR GRU"
+                          : "cannot create the oneDNN primitive (status " +
+                                std::to_string(static_cast<int>(status)) + ")";
     return nullptr;
   }
 
-  s.x = problem.x;
+  s.x = encode(problem.x, source);
   s.y.assign(t * n * d * h, 0.0f);
   s.hy.assign(d * n * h, 0.0f);
   s.cy.assign(d * n * h, 0.0f);
+  if (int8) {
+    s.hx = encode(std::vector<float>(d * n * h, 0.0f), source);
+    s.cx.assign(d * n * h, 0.0f);
+    if (!s.bind(DNNL_ARG_SRC_ITER, srcIter, s.hx, error) ||
+        (lstm && !s.bind(DNNL_ARG_SRC_ITER_C, srcIterC, s.cx, error)))
+      return nullptr;
+  }
   if (!s.bind(DNNL_ARG_SRC_LAYER, srcLayer, s.x, error) ||
-      !s.bind(DNNL_ARG_WEIGHTS_LAYER, plainMd({1, d, h, g, h}, dnnl_ldigo),
-              wLayer, error) ||
-      !s.bind(DNNL_ARG_WEIGHTS_ITER, plainMd({1, d, h, g, h}, dnnl_ldigo),
-              wIter, error) ||
+      !s.bind(DNNL_ARG_WEIGHTS_LAYER,
+              plainMd({1, d, h, g, h}, dnnl_ldigo), wLayer, error,
+              s.weightsReorder) ||
+      !s.bind(DNNL_ARG_WEIGHTS_ITER,
+              plainMd({1, d, h, g, h}, dnnl_ldigo), wIter, error,
+              s.weightsReorder) ||
       !s.bind(DNNL_ARG_BIAS, plainMd({1, d, biasGates, h}, dnnl_ldgo), bias,
               error) ||
       !s.bind(DNNL_ARG_DST_LAYER, dstLayer, s.y, error) ||
       !s.bind(DNNL_ARG_DST_ITER, dstIter, s.hy, error) ||
-      (lstm && !s.bind(DNNL_ARG_DST_ITER_C, dstIter, s.cy, error)))
+      (lstm && !s.bind(DNNL_ARG_DST_ITER_C, dstIterC, s.cy, error)))
     return nullptr;
   // Destination arguments must not have been reordered into copies.
   for (const dnnl_exec_arg_t &arg : s.args)
@@ -248,8 +385,18 @@ OneDnnRnn::create(const Problem &problem, bool swapGates, std::string &error) {
 
 OneDnnRnn::~OneDnnRnn() = default;
 
+std::string OneDnnRnn::implementation() const {
+  const char *name = nullptr;
+  if (dnnl_primitive_desc_query(state->pd, dnnl_query_impl_info_str, 0,
+                                &name) != dnnl_success ||
+      !name)
+    return "?";
+  return name;
+}
+
 bool OneDnnRnn::run(std::string &error) {
   State &s = *state;
+  setOpenMpThreads(s.threads);
   if (dnnl_primitive_execute(s.primitive, s.stream,
                              static_cast<int>(s.args.size()),
                              s.args.data()) != dnnl_success ||
@@ -266,7 +413,9 @@ Outputs OneDnnRnn::outputs(const Problem &problem) const {
   int64_t n = config.batch, h = config.hidden, t = config.time;
   int64_t d = config.directions();
   Outputs outputs;
-  outputs.y = s.y; // ntc is rnnc's [B, T, D*H]
+  // ntc is rnnc's [B, T, D*H].
+  outputs.y = decode(s.y, n * t * d * h, s.data);
+  std::vector<float> hy = decode(s.hy, d * n * h, s.data);
   bool lstm = config.cell == CellType::LSTM;
   for (int64_t dir = 0; dir < d; ++dir) {
     std::string prefix = !config.bidirectional ? ""
@@ -278,12 +427,12 @@ Outputs OneDnnRnn::outputs(const Problem &problem) const {
       // output there (forward direction only: the grid has no bi varlen).
       hCarry.resize(n * h);
       for (int64_t b = 0; b < n; ++b)
-        std::copy_n(s.y.begin() +
+        std::copy_n(outputs.y.begin() +
                         ((b * t + problem.length(b) - 1) * d + dir) * h,
                     h, hCarry.begin() + b * h);
       continue;
     }
-    hCarry.assign(s.hy.begin() + dir * n * h, s.hy.begin() + (dir + 1) * n * h);
+    hCarry.assign(hy.begin() + dir * n * h, hy.begin() + (dir + 1) * n * h);
     if (lstm)
       outputs.carries[prefix + "c"].assign(s.cy.begin() + dir * n * h,
                                            s.cy.begin() + (dir + 1) * n * h);

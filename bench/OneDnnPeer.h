@@ -15,6 +15,13 @@
 // batch (all T steps). Only valid positions of y are then comparable, and h
 // is taken from y at each row's last valid step (c is not available).
 //
+// Precision (Config::precision): f32 for F32 and BF16Params; for BF16 the
+// bf16 configuration (src/dst layer and iter bf16, c and bias f32, weights
+// reordered to bf16); for Int8* the int8 one as oneDNN's int8 RNN example
+// sets it up (u8 src_layer and outputs quantized as 127 x + 128, s8
+// weights with one scale for all, see create(), f32 bias and c). oneDNN 2.6
+// has no int8 LBR GRU. Config::threads OpenMP threads run the primitive.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef RNN_BENCH_ONEDNNPEER_H
@@ -45,6 +52,9 @@ public:
   bool run(std::string &error);
   /// What the last run() computed, in rnnc's layout (see above for lengths).
   Outputs outputs(const Problem &problem) const;
+  /// The implementation oneDNN picked (what ONEDNN_VERBOSE names), e.g.
+  /// "ref:any" or "brgemm:avx512_core_bf16".
+  std::string implementation() const;
 
   struct State;
 

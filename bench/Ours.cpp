@@ -29,6 +29,11 @@ std::string carryKey(const std::string &name) {
 std::unique_ptr<RnncModel> RnncModel::compile(const Problem &problem,
                                               std::string &error) {
   double start = now();
+  if (problem.config.threads != 1) {
+    error = "rnnc has no parallel entry point to run on " +
+            std::to_string(problem.config.threads) + " threads";
+    return nullptr;
+  }
   std::string yaml = specYaml(problem.config, kModelName);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(

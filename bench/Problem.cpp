@@ -15,13 +15,34 @@
 using namespace rnnc;
 using namespace rnnc::bench;
 
+const char *bench::precisionName(Precision precision) {
+  switch (precision) {
+  case Precision::F32:
+    return "f32";
+  case Precision::BF16Params:
+    return "bf16p";
+  case Precision::BF16:
+    return "bf16";
+  case Precision::Int8Weights:
+    return "int8w";
+  case Precision::Int8Dynamic:
+    return "int8d";
+  }
+  return "?";
+}
+
+bool bench::peersReduced(Precision precision) {
+  return precision == Precision::BF16 || precision == Precision::Int8Weights ||
+         precision == Precision::Int8Dynamic;
+}
+
 std::string Config::id() const {
   std::ostringstream os;
   os << (cell == CellType::LSTM ? "lstm" : "gru");
-  if (bf16Params)
-    os << "_bf16p";
-  if (int8Weights)
-    os << "_int8w";
+  if (precision != Precision::F32)
+    os << "_" << precisionName(precision);
+  if (threads != 1)
+    os << "_" << threads << "t";
   if (bidirectional)
     os << "_bi";
   if (varlen)
@@ -36,10 +57,10 @@ std::string Config::kind() const {
     kind += " bi";
   if (varlen)
     kind += zerosPadded ? " varlen zeros" : " varlen";
-  if (bf16Params)
-    kind += " bf16p";
-  if (int8Weights)
-    kind += " int8w";
+  if (precision != Precision::F32)
+    kind += std::string(" ") + precisionName(precision);
+  if (threads != 1)
+    kind += " " + std::to_string(threads) + "T";
   return kind;
 }
 
@@ -50,9 +71,19 @@ Config Config::withTime(int64_t steps) const {
 }
 
 int64_t Problem::recurrentWeightBytes() const {
-  int64_t bytes = config.int8Weights ? 1
-                  : config.bf16Params ? 2
-                                      : static_cast<int64_t>(sizeof(float));
+  int64_t bytes = 4;
+  switch (config.precision) {
+  case Precision::F32:
+    break;
+  case Precision::BF16Params:
+  case Precision::BF16:
+    bytes = 2;
+    break;
+  case Precision::Int8Weights:
+  case Precision::Int8Dynamic:
+    bytes = 1;
+    break;
+  }
   return config.gates() * config.hidden * config.hidden * bytes;
 }
 
@@ -101,10 +132,22 @@ std::string bench::specYaml(const Config &config, const std::string &name) {
   os << "rnnc: 1\nname: " << name << "\n";
   if (config.zerosPadded)
     os << "padded_outputs: zeros\n";
-  if (config.bf16Params)
+  switch (config.precision) {
+  case Precision::F32:
+    break;
+  case Precision::BF16Params:
     os << "param_dtype: bfloat16\n";
-  if (config.int8Weights)
+    break;
+  case Precision::BF16:
+    os << "param_dtype: bfloat16\ndtype: bfloat16\n";
+    break;
+  case Precision::Int8Weights:
     os << "quantize: {weights: int8}\n";
+    break;
+  case Precision::Int8Dynamic:
+    os << "quantize: {weights: int8, activations: dynamic}\n";
+    break;
+  }
   os << "input:\n  batch: [" << config.batch << "]\n  time: " << config.time
      << "\n  features: " << config.hidden
      << "\n  seq_lengths: " << (config.varlen ? "true" : "false")
@@ -139,13 +182,17 @@ Problem bench::makeProblem(const Config &config, uint32_t seed) {
         v = weight(rng);
       // What a bf16 checkpoint holds: rnnc then stores these exactly, and
       // the peers compute with the same values in f32.
-      if (config.bf16Params)
+      bool bf16 = config.precision == Precision::BF16Params ||
+                  config.precision == Precision::BF16;
+      bool int8 = config.precision == Precision::Int8Weights ||
+                  config.precision == Precision::Int8Dynamic;
+      if (bf16)
         for (float &v : tensor.data)
           v = weights::roundToBFloat16(v);
       // int8 weights: every implementation computes with the kernels rnnc
       // stores, dequantized (rnnc quantizes them again, to the same int8
       // values, and its scales move by an ulp at most).
-      if (config.int8Weights && tensor.shape.size() == 2)
+      if (int8 && tensor.shape.size() == 2)
         tensor = dequantize(*quantizeInt8PerColumn(tensor));
       problem.params[param.key] = std::move(tensor);
     }

@@ -23,6 +23,31 @@ namespace rnnc::bench {
 
 enum class CellType { LSTM, GRU };
 
+/// What rnnc stores and computes in, and which peers it races.
+enum class Precision {
+  F32,
+  /// `param_dtype: bfloat16`: weights stored as bf16, f32 maths. Every
+  /// implementation is fed the same weights rounded to bf16 (f32 peers).
+  BF16Params,
+  /// `param_dtype` and `dtype: bfloat16`: Flax's bf16 compute. The weights
+  /// are rounded to bf16; the peer is oneDNN's bf16 RNN.
+  BF16,
+  /// `quantize: {weights: int8}`: int8 kernels, f32 maths; every
+  /// implementation is fed the same dequantized kernels; the peers are
+  /// oneDNN's int8 RNN (u8 activations, s8 weights) and PyTorch's
+  /// dynamic-quantized LSTM/GRU.
+  Int8Weights,
+  /// `quantize: {weights: int8, activations: dynamic}`: as Int8Weights, with
+  /// int8 activations quantized per row at each step.
+  Int8Dynamic,
+};
+
+/// "f32", "bf16p", "bf16", "int8w", "int8d".
+const char *precisionName(Precision precision);
+/// Whether the peers run in reduced precision too, so that their outputs
+/// differ from rnnc's by more than float rounding (see kReducedAtol).
+bool peersReduced(Precision precision);
+
 struct Config {
   CellType cell = CellType::LSTM;
   int64_t hidden = 0; ///< H, and I (input size = hidden size)
@@ -31,19 +56,20 @@ struct Config {
   bool bidirectional = false;
   bool varlen = false;      ///< lengths uniform in [T/2, T], the first is T
   bool zerosPadded = false; ///< varlen with `padded_outputs: zeros`
-  /// `param_dtype: bfloat16`: rnnc stores the weights as bf16 (and computes
-  /// in f32); every implementation is fed the same weights rounded to bf16.
-  bool bf16Params = false;
-  /// `quantize: {weights: int8}`: rnnc stores int8 kernels (and computes in
-  /// f32); every implementation is fed the same dequantized kernels.
-  bool int8Weights = false;
+  Precision precision = Precision::F32;
+  /// Cores rnnc (`<name>_run_parallel` on librnnrt's pool), oneDNN (OpenMP)
+  /// and PyTorch (intra-op threads) may use.
+  int threads = 1;
 
   int64_t gates() const { return cell == CellType::LSTM ? 4 : 3; }
   int64_t directions() const { return bidirectional ? 2 : 1; }
+  /// A precision or thread variant, timed against rnnc f32 on one core too.
+  bool variant() const { return precision != Precision::F32 || threads != 1; }
   /// "lstm_h64_b1_t32", "lstm_bi_h256_b16_t128", "gru_varlen_zeros_h256_...",
-  /// "lstm_bf16p_h1024_b1_t32", "gru_int8w_h256_b1_t32".
+  /// "lstm_bf16p_h1024_b1_t32", "gru_int8d_h256_b16_t32", "lstm_2t_h1024...".
   std::string id() const;
-  /// "lstm", "lstm bi", "gru varlen", "gru varlen zeros", "lstm bf16p".
+  /// "lstm", "lstm bi", "gru varlen", "gru varlen zeros", "lstm bf16p",
+  /// "lstm 2T".
   std::string kind() const;
   /// The same config with `time` steps (a truncated run of a slow config).
   Config withTime(int64_t steps) const;
@@ -57,7 +83,7 @@ struct Problem {
   std::vector<int32_t> lengths; ///< [B]; empty unless config.varlen
 
   /// Recurrent weights bytes of one direction (the per-step working set), as
-  /// rnnc stores them (2 bytes a weight with bf16 params).
+  /// rnnc stores them (2 bytes a weight in bf16, 1 in int8).
   int64_t recurrentWeightBytes() const;
   /// 2*G*H*(I+H) per row and step, times the sum of the lengths (B*T
   /// without lengths), times the directions.
@@ -70,7 +96,10 @@ struct Problem {
 };
 
 /// Random weights (uniform in +-1/sqrt(H), PyTorch's default init; rounded
-/// to bf16 with bf16 params) and inputs (uniform in [-1, 1]) for `config`.
+/// to bf16 with bf16 params or compute, int8-quantized and dequantized with
+/// int8 weights) and inputs (uniform in [-1, 1]) for `config`. The seed
+/// should not depend on the precision: variants of a size share the f32
+/// config's weights before rounding.
 Problem makeProblem(const Config &config, uint32_t seed);
 
 /// The rnnc spec of a config; the model is named `name`.

@@ -31,6 +31,13 @@ std::optional<double> Row::speedup(Impl peer) const {
   return theirs.median() / ours.median();
 }
 
+std::optional<double> Row::speedupOverF32() const {
+  const ImplResult &ours = result(Impl::Rnnc);
+  if (!ours.timed() || !f32.timed() || ours.median() <= 0)
+    return std::nullopt;
+  return f32.median() / ours.median();
+}
+
 namespace {
 
 const char *statusName(Status status) {
@@ -95,7 +102,8 @@ std::pair<double, int> geomean(const std::vector<Row> &rows, Impl peer,
   int count = 0;
   for (const Row &row : rows) {
     auto speedup = row.speedup(peer);
-    if (!speedup || (measuredOnly && row.result(Impl::Rnnc).extrapolated()))
+    if (row.config.variant() || !speedup ||
+        (measuredOnly && row.result(Impl::Rnnc).extrapolated()))
       continue;
     logSum += std::log(*speedup);
     ++count;
@@ -106,6 +114,101 @@ std::pair<double, int> geomean(const std::vector<Row> &rows, Impl peer,
 std::string label(const Config &c) {
   return c.kind() + " H=" + std::to_string(c.hidden) +
          " B=" + std::to_string(c.batch) + " T=" + std::to_string(c.time);
+}
+
+std::string ratio(std::optional<double> value) {
+  return value ? format(*value >= 0.1 ? "%.2fx" : "%.3fx", *value) : "-";
+}
+
+/// What the peers of a variant row ran.
+std::string peerPrecision(const Config &c) {
+  switch (c.precision) {
+  case Precision::BF16:
+    return "bf16";
+  case Precision::Int8Weights:
+  case Precision::Int8Dynamic:
+    return "int8";
+  default:
+    return c.threads == 1 ? "f32 (rounded weights)"
+                          : "f32, " + std::to_string(c.threads) + " threads";
+  }
+}
+
+/// The precision and threads table: every variant against rnnc f32 on one
+/// core and against its peers, and geometric means per variant kind.
+void printVariants(llvm::raw_ostream &os, const RunInfo &info,
+                   const std::vector<Row> &rows) {
+  bool any = false;
+  for (const Row &row : rows)
+    any |= row.config.variant();
+  if (!any)
+    return;
+  os << "\n### Precisions and threads\n\n"
+        "Each variant (`bf16p`: `param_dtype: bfloat16`; `bf16`: "
+        "`dtype: bfloat16` too; `int8w`: int8 weights, f32 maths; `int8d`: "
+        "int8 weights and activations; `2T`: two cores) is timed in turns "
+        "with rnnc f32 on one core on the same problem; `dev f32` is its "
+        "largest deviation from rnnc f32 over all outputs. The peers run in "
+        "the precision named (bf16/int8 peers are checked to |err| <= "
+     << format("%.0e", info.reducedAtol)
+     << "); `max err` is theirs from rnnc's variant.\n\n";
+  os << "| config | rnnc | rnnc f32 1T | vs rnnc f32 | dev f32 | peers | "
+        "oneDNN | oneDNN impl | vs oneDNN | PyTorch | vs PyTorch | max err "
+        "oneDNN / PyTorch |\n";
+  os << "|---|---|---|---:|---:|---|---|---|---:|---|---:|---|\n";
+  for (const Row &row : rows) {
+    if (!row.config.variant())
+      continue;
+    Row f32Row = row; // timeCell reads the Rnnc slot
+    f32Row.results[Impl::Rnnc] = row.f32;
+    os << "| " << label(row.config) << " | "
+       << timeCell(row, Impl::Rnnc, info.policy) << " | "
+       << timeCell(f32Row, Impl::Rnnc, info.policy) << " | "
+       << ratio(row.speedupOverF32()) << " | "
+       << (row.f32Deviation ? format("%.1e", *row.f32Deviation) : "-")
+       << " | " << peerPrecision(row.config) << " | "
+       << timeCell(row, Impl::OneDnn, info.policy) << " | "
+       << row.result(Impl::OneDnn).implementation << " | "
+       << ratio(row.speedup(Impl::OneDnn)) << " | "
+       << timeCell(row, Impl::Torch, info.policy) << " | "
+       << ratio(row.speedup(Impl::Torch)) << " | "
+       << checkCell(row.result(Impl::OneDnn)) << " / "
+       << checkCell(row.result(Impl::Torch)) << " |\n";
+  }
+  // Geometric means per variant kind, at batch 1 and batched.
+  os << "\n**Geometric means per variant** (B=1 | B>=16):\n\n";
+  std::map<std::string, std::vector<const Row *>> kinds;
+  for (const Row &row : rows)
+    if (row.config.variant()) {
+      std::string kind = row.config.kind();
+      kinds[kind.substr(kind.find(' ') + 1)].push_back(&row);
+    }
+  for (const auto &entry : kinds) {
+    const std::vector<const Row *> &members = entry.second;
+    os << "- " << entry.first << ":";
+    for (bool batched : {false, true}) {
+      auto mean = [&](auto speedupOf) {
+        double logSum = 0;
+        int count = 0;
+        for (const Row *row : members)
+          if ((row->config.batch > 1) == batched)
+            if (std::optional<double> s = speedupOf(*row)) {
+              logSum += std::log(*s);
+              ++count;
+            }
+        return count ? format("%.2fx", std::exp(logSum / count)) + " (" +
+                           std::to_string(count) + ")"
+                     : std::string("-");
+      };
+      os << (batched ? " | B>=16:" : " B=1:") << " vs rnnc f32 "
+         << mean([](const Row &r) { return r.speedupOverF32(); })
+         << ", vs oneDNN "
+         << mean([](const Row &r) { return r.speedup(Impl::OneDnn); })
+         << ", vs PyTorch "
+         << mean([](const Row &r) { return r.speedup(Impl::Torch); });
+    }
+    os << "\n";
+  }
 }
 
 } // namespace
@@ -139,6 +242,13 @@ void rnnc::bench::printMarkdown(llvm::raw_ostream &os, const RunInfo &info,
          << format("%.1f", gbs) << " GB/s;";
     os << "\n";
   }
+  if (m.peakBF16 > 0 || m.peakInt8 > 0)
+    os << "- Dot-product peaks, one core (measured like the FMA peak): "
+          "vdpbf16ps "
+       << format("%.1f", m.peakBF16) << " GFLOP/s ("
+       << format("%.2f", peak > 0 ? m.peakBF16 / peak : 0)
+       << "x FMA), vpdpbusd " << format("%.1f", m.peakInt8) << " Gop/s ("
+       << format("%.2f", peak > 0 ? m.peakInt8 / peak : 0) << "x FMA)\n";
   os << "- Peers: " << info.onednn << "; " << info.torch << "\n";
   if (!info.removedEnvironment.empty())
     os << "- Removed for the PyTorch peer: " << info.removedEnvironment << "\n";
@@ -156,6 +266,8 @@ void rnnc::bench::printMarkdown(llvm::raw_ostream &os, const RunInfo &info,
         "(%pk) | vs oneDNN | vs PyTorch | max err oneDNN / PyTorch / ref |\n";
   os << "|---|---:|---|---:|---|---:|---|---:|---|---:|---:|---:|---|\n";
   for (const Row &row : rows) {
+    if (row.config.variant())
+      continue;
     auto speedup = [&](Impl peer) {
       auto s = row.speedup(peer);
       return s ? format(*s >= 0.1 ? "%.2fx" : "%.3fx", *s) : std::string("-");
@@ -187,6 +299,7 @@ void rnnc::bench::printMarkdown(llvm::raw_ostream &os, const RunInfo &info,
        << n << " configs; " << format("%.4g", measured) << "x over the " << k
        << " configs whose rnnc time was measured, not extrapolated\n";
   }
+  printVariants(os, info, rows);
   os << "\nNotes:\n\n- `*`: rnnc's time is extrapolated: a call over all T "
         "steps would exceed the time budget, so a call over the first "
         "T' steps (same weights, same B and H) was timed and scaled by "
@@ -248,7 +361,8 @@ void rnnc::bench::printCheckSummary(llvm::raw_ostream &os, const RunInfo &info,
 
 void rnnc::bench::writeCsv(llvm::raw_ostream &os, const RunInfo &info,
                            const std::vector<Row> &rows) {
-  os << "config,cell,bidirectional,varlen,padded_zeros,H,B,T,gflop,"
+  os << "config,cell,bidirectional,varlen,padded_zeros,precision,threads,H,B,"
+        "T,gflop,"
         "working_set_bytes,bandwidth_gbs,roofline_gflops";
   for (Impl impl : kImpls) {
     std::string n = implName(impl);
@@ -256,13 +370,15 @@ void rnnc::bench::writeCsv(llvm::raw_ostream &os, const RunInfo &info,
        << "_max_s," << n << "_reps," << n << "_gflops," << n << "_pct_peak,"
        << n << "_timed_steps," << n << "_max_abs_err";
   }
-  os << ",speedup_vs_oneDNN,speedup_vs_PyTorch,rnnc_compile_s\n";
+  os << ",speedup_vs_oneDNN,speedup_vs_PyTorch,rnnc_compile_s,"
+        "rnnc_f32_median_s,speedup_vs_rnnc_f32,deviation_from_f32,"
+        "oneDNN_impl\n";
   double peak = info.machine.peak();
   for (const Row &row : rows) {
     const Config &c = row.config;
     os << c.id() << "," << (c.cell == CellType::LSTM ? "lstm" : "gru") << ","
        << c.bidirectional << "," << c.varlen << "," << c.zerosPadded << ","
-       << c.hidden << "," << c.batch << "," << c.time << ","
+       << precisionName(c.precision) << "," << c.threads << "," << c.hidden << "," << c.batch << "," << c.time << ","
        << format("%.6g", row.flops / 1e9) << "," << row.workingSetBytes << ","
        << format("%.4g", row.bandwidth) << ","
        << format("%.4g", row.rooflineGflops);
@@ -283,7 +399,12 @@ void rnnc::bench::writeCsv(llvm::raw_ostream &os, const RunInfo &info,
       auto s = row.speedup(peer);
       os << "," << (s ? format("%.4g", *s) : "");
     }
-    os << "," << format("%.3g", row.result(Impl::Rnnc).compileSeconds) << "\n";
+    os << "," << format("%.3g", row.result(Impl::Rnnc).compileSeconds) << ","
+       << (row.f32.timed() ? format("%.6g", row.f32.median()) : "") << ","
+       << (row.speedupOverF32() ? format("%.4g", *row.speedupOverF32()) : "")
+       << ","
+       << (row.f32Deviation ? format("%.3g", *row.f32Deviation) : "") << ","
+       << row.result(Impl::OneDnn).implementation << "\n";
   }
 }
 
@@ -300,6 +421,8 @@ void rnnc::bench::writeJson(llvm::raw_ostream &os, const RunInfo &info,
       j.attribute("peak_avx512_gflops", m.peakAvx512);
       j.attribute("peak_avx2_gflops", m.peakAvx2);
       j.attribute("peak_gflops", m.peak());
+      j.attribute("peak_bf16_gflops", m.peakBF16);
+      j.attribute("peak_int8_gops", m.peakInt8);
       j.attribute("matmul_kernel_avx512_gflops", m.matmulKernelAvx512);
       j.attribute("load_average", m.loadAverage);
       j.attribute("pinned_cpu", info.pinnedCpu);
@@ -331,6 +454,14 @@ void rnnc::bench::writeJson(llvm::raw_ostream &os, const RunInfo &info,
           j.attribute("bidirectional", c.bidirectional);
           j.attribute("varlen", c.varlen);
           j.attribute("padded_zeros", c.zerosPadded);
+          j.attribute("precision", precisionName(c.precision));
+          j.attribute("threads", c.threads);
+          if (row.f32.timed())
+            j.attribute("rnnc_f32_median_s", row.f32.median());
+          if (auto s = row.speedupOverF32())
+            j.attribute("speedup_vs_rnnc_f32", *s);
+          if (row.f32Deviation)
+            j.attribute("deviation_from_f32", *row.f32Deviation);
           j.attribute("H", c.hidden);
           j.attribute("B", c.batch);
           j.attribute("T", c.time);
@@ -349,6 +480,8 @@ void rnnc::bench::writeJson(llvm::raw_ostream &os, const RunInfo &info,
                 j.attribute("status", statusName(r.status));
                 if (!r.note.empty())
                   j.attribute("note", r.note);
+                if (!r.implementation.empty())
+                  j.attribute("implementation", r.implementation);
                 if (r.timed()) {
                   j.attribute("median_s", r.median());
                   j.attribute("min_s", r.min());

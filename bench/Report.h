@@ -34,6 +34,8 @@ struct ImplResult {
   Stats stats;      ///< timed calls (empty: not timed)
   Check check;      ///< against rnnc's outputs (rnnc: against the reference)
   std::string note; ///< why skipped / unavailable / failed, or a remark
+  /// oneDNN: the implementation it picked (what ONEDNN_VERBOSE prints).
+  std::string implementation;
   int64_t timedSteps = 0; ///< rnnc: steps actually run when extrapolated
   double scale = 1;       ///< T / timedSteps: times are stats * scale
   double compileSeconds = 0;
@@ -58,11 +60,18 @@ struct Row {
   double bandwidth = 0;        ///< GB/s at workingSetBytes (B = 1 only)
   double rooflineGflops = 0;   ///< B = 1 only
   std::map<Impl, ImplResult> results;
+  /// Variants (Config::variant): rnnc in f32 on one core on the same
+  /// problem before rounding, timed in turns with the variant, and the
+  /// largest |variant - f32| over all outputs.
+  ImplResult f32;
+  std::optional<double> f32Deviation;
   double seconds = 0; ///< wall time spent on this config
 
   const ImplResult &result(Impl impl) const { return results.at(impl); }
   /// Peer median / rnnc median, if both were timed and matched.
   std::optional<double> speedup(Impl peer) const;
+  /// rnnc f32 median / rnnc (variant) median.
+  std::optional<double> speedupOverF32() const;
 };
 
 struct RunInfo {
@@ -75,6 +84,7 @@ struct RunInfo {
   std::string pinnedCpu; ///< "" or the CPU the run was pinned to
   Policy policy;
   double atol = 0, rtol = 0;
+  double reducedAtol = 0; ///< the check of peers running in bf16 or int8
   double totalSeconds = 0;
   std::map<int64_t, double> bandwidths; ///< working set bytes -> GB/s
 };

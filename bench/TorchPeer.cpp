@@ -121,9 +121,12 @@ std::unique_ptr<TorchPeer> TorchPeer::start(const std::string &script,
   std::string blas = object->getString("blas").value_or("?").str();
   std::string core = object->getString("openblas_core").value_or("").str();
   peer->openBlas = blas.find("openblas") != std::string::npos;
+  std::string engine =
+      object->getString("quantized_engine").value_or("?").str();
   peer->about =
       "PyTorch " + torch + " on " + blas +
-      (core.empty() || !peer->openBlas ? "" : " (OpenBLAS core " + core + ")");
+      (core.empty() || !peer->openBlas ? "" : " (OpenBLAS core " + core + ")") +
+      ", quantized engine " + engine;
   return peer;
 }
 
@@ -193,6 +196,9 @@ bool TorchPeer::run(const Problem &problem, bool timed, const Policy &policy,
       {"output", out},
       {"cell", config.cell == CellType::LSTM ? "lstm" : "gru"},
       {"bidirectional", config.bidirectional},
+      {"quantized", config.precision == Precision::Int8Weights ||
+                        config.precision == Precision::Int8Dynamic},
+      {"threads", config.threads},
       {"timed", timed},
       {"target_seconds", policy.targetSeconds},
       {"min_reps", policy.minReps},

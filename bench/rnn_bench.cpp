@@ -42,6 +42,9 @@ cl::OptionCategory benchCategory("rnn-bench options");
 
 cl::opt<bool> quick("quick", cl::cat(benchCategory),
                     cl::desc("Run 6 representative configs"));
+cl::opt<bool> precisionOnly(
+    "precision", cl::cat(benchCategory),
+    cl::desc("Run only the precision and threads set (bf16, int8, 2 cores)"));
 cl::opt<bool> checkOnly(
     "check-only", cl::cat(benchCategory),
     cl::desc("Tiny configs, correctness gate only, no timing claims"));
@@ -84,6 +87,10 @@ cl::opt<bool> injectFault(
     cl::Hidden);
 
 constexpr double kAtol = 1e-3, kRtol = 1e-3;
+/// Peers in bf16 or int8 round differently from rnnc (their own rounding
+/// points and quantization), so they are checked to this absolute error
+/// only: enough to catch a wrong weight mapping, whose errors are O(1).
+constexpr double kReducedAtol = 0.1;
 /// Configs above this are probed on kProbeSteps steps before rnnc runs
 /// them in full; a truncated run has at least kProbeSteps steps (so the
 /// recurrent weights take part in the check).
@@ -122,14 +129,34 @@ std::vector<Config> grid() {
       varlen.zerosPadded = cell == CellType::LSTM;
       configs.push_back(varlen);
     }
-    Config bf16 = make(CellType::LSTM, 16, 3, 5);
-    bf16.bf16Params = true;
-    configs.push_back(bf16);
-    Config int8 = make(CellType::LSTM, 16, 3, 5);
-    int8.int8Weights = true;
-    configs.push_back(int8);
+    for (Precision precision : {Precision::BF16Params, Precision::BF16,
+                                Precision::Int8Weights}) {
+      Config reduced = make(CellType::LSTM, 16, 3, 5);
+      reduced.precision = precision;
+      configs.push_back(reduced);
+    }
     return configs;
   }
+  // Precisions and threads: each size in every variant, each against rnnc
+  // f32 on one core in the same run. B = 1: bound by streaming the
+  // recurrent weights; B >= 16: by the FMA (or dot-product) units.
+  std::vector<Config> variants;
+  for (CellType cell : {CellType::LSTM, CellType::GRU})
+    for (auto [h, b] : {std::pair<int64_t, int64_t>{256, 1},
+                        {1024, 1},
+                        {256, 16},
+                        {1024, 16},
+                        {256, 128}})
+      for (Precision precision :
+           {Precision::BF16Params, Precision::BF16, Precision::Int8Weights,
+            Precision::Int8Dynamic, Precision::F32}) {
+        Config variant = make(cell, h, b, 32);
+        variant.precision = precision;
+        variant.threads = precision == Precision::F32 ? 2 : 1;
+        variants.push_back(variant);
+      }
+  if (precisionOnly)
+    return variants;
   if (quick) {
     configs.push_back(make(CellType::LSTM, 64, 1, 32));
     configs.push_back(make(CellType::LSTM, 256, 16, 32));
@@ -159,18 +186,7 @@ std::vector<Config> grid() {
         varlen.zerosPadded = zeros;
         configs.push_back(varlen);
       }
-  // bf16 params at batch 1, where a step streams the recurrent weights:
-  // half their bytes (compare with the f32 rows of the same size).
-  for (CellType cell : {CellType::LSTM, CellType::GRU})
-    for (int64_t h : {256, 1024}) {
-      Config bf16 = make(cell, h, 1, 32);
-      bf16.bf16Params = true;
-      configs.push_back(bf16);
-      // int8 weights: a quarter of the f32 bytes.
-      Config int8 = make(cell, h, 1, 32);
-      int8.int8Weights = true;
-      configs.push_back(int8);
-    }
+  configs.insert(configs.end(), variants.begin(), variants.end());
   return configs;
 }
 
@@ -183,6 +199,37 @@ Positions peerPositions(const Config &config, Impl peer) {
   if (peer == Impl::Torch && config.zerosPadded)
     return Positions::All;
   return Positions::Valid;
+}
+
+/// A variant's rnnc run against rnnc f32 on one core: compiles the f32
+/// model of `base` on the problem before rounding (cut to `ran`'s steps),
+/// records how far `want` (the variant's outputs) is from its outputs, and
+/// times the two in turns. False, with row.f32 failed, if the f32 model
+/// does not run.
+bool timeAgainstF32(Row &row, RnncModel &variant, const Problem &ran,
+                    const Config &base, const Outputs &want,
+                    const Policy &policy) {
+  Problem unrounded = makeProblem(base, seedOf(base.id()));
+  if (ran.config.time < base.time)
+    unrounded = unrounded.truncated(ran.config.time);
+  std::string error;
+  std::unique_ptr<RnncModel> f32 = RnncModel::compile(unrounded, error);
+  if (!f32 || f32->run() != 0) {
+    row.f32.status = Status::Failed;
+    row.f32.note = f32 ? "the f32 entry point failed" : error;
+    return false;
+  }
+  row.f32.status = Status::Ok;
+  row.f32.compileSeconds = f32->compileSeconds();
+  row.f32Deviation =
+      checkOutputs(ran, f32->outputs(), want, Positions::All, 1e30, 0).maxAbs;
+  variant.run();
+  f32->run();
+  std::vector<Stats> both = measureAlternating(
+      policy, true, [&] { variant.run(); }, [&] { f32->run(); });
+  row.results[Impl::Rnnc].stats = both[0];
+  row.f32.stats = both[1];
+  return true;
 }
 
 struct Context {
@@ -204,9 +251,11 @@ void runPeer(ImplResult &result, const Problem &checkProblem,
     result.note = error;
     return;
   }
-  result.check =
-      checkOutputs(checkProblem, want, got,
-                   peerPositions(checkProblem.config, peer), kAtol, kRtol);
+  bool reduced = peersReduced(checkProblem.config.precision);
+  result.check = checkOutputs(checkProblem, want, got,
+                              peerPositions(checkProblem.config, peer),
+                              reduced ? kReducedAtol : kAtol,
+                              reduced ? 0 : kRtol);
   if (truncated)
     result.check.detail =
         "checked over the first " + std::to_string(checkProblem.config.time) +
@@ -231,11 +280,11 @@ Row runConfig(const Config &config, Context &context) {
   row.config = config;
   for (Impl impl : kImpls)
     row.results[impl] = ImplResult();
-  // bf16 params: the weights of the f32 config, rounded.
-  Config unrounded = config;
-  unrounded.bf16Params = false;
-  unrounded.int8Weights = false;
-  Problem full = makeProblem(config, seedOf(unrounded.id()));
+  // Variants: the weights of the f32 config, rounded or quantized.
+  Config base = config;
+  base.precision = Precision::F32;
+  base.threads = 1;
+  Problem full = makeProblem(config, seedOf(base.id()));
   row.flops = full.flops();
   row.workingSetBytes = full.recurrentWeightBytes();
   ImplResult &ours = row.results[Impl::Rnnc];
@@ -288,6 +337,11 @@ Row runConfig(const Config &config, Context &context) {
     }
     ours.compileSeconds = model->compileSeconds();
     ours.status = Status::Ok;
+    if (config.variant() && !checkOnly &&
+        !timeAgainstF32(row, *model, ran, base, want, context.policy)) {
+      row.seconds = now() - start;
+      return row;
+    }
     if (steps < config.time) {
       ours.timedSteps = steps;
       ours.scale = static_cast<double>(config.time) / steps;
@@ -302,8 +356,9 @@ Row runConfig(const Config &config, Context &context) {
       model->run();
       shortCall = now() - before <
                   context.policy.targetSeconds * kAlternatingCallFraction;
-      alternate = steps == config.time && !noOneDnn && oneDnnAvailable();
-      if (!alternate)
+      alternate = steps == config.time && !noOneDnn && oneDnnAvailable() &&
+                  !config.variant();
+      if (!alternate && ours.stats.empty())
         ours.stats = measure(context.policy, [&] { model->run(); });
     }
     // The reference: the check of rnnc itself, and a time where cheap.
@@ -342,6 +397,11 @@ Row runConfig(const Config &config, Context &context) {
   } else if (!oneDnnAvailable()) {
     onednn.status = Status::Unavailable;
     onednn.note = oneDnnDescription();
+  } else if (config.cell == CellType::GRU &&
+             (config.precision == Precision::Int8Weights ||
+              config.precision == Precision::Int8Dynamic)) {
+    onednn.status = Status::Unavailable;
+    onednn.note = "oneDNN 2.6 has no int8 LBR GRU";
   } else {
     // The primitive of the full problem is kept from the check to the
     // timing; a truncated problem's is not.
@@ -350,6 +410,7 @@ Row runConfig(const Config &config, Context &context) {
       auto rnn = OneDnnRnn::create(p, injectFault, err);
       if (!rnn || !rnn->run(err))
         return false;
+      onednn.implementation = rnn->implementation();
       out = rnn->outputs(p);
       if (&p == &full)
         kept = std::move(rnn);
@@ -457,10 +518,14 @@ int main(int argc, char **argv) {
       "rnn-bench: rnnc's generated code against oneDNN and PyTorch\n");
   double begin = now();
   RunInfo info;
-  info.mode = checkOnly ? "check-only" : quick ? "quick" : "full";
+  info.mode = checkOnly       ? "check-only"
+              : quick         ? "quick"
+              : precisionOnly ? "precision"
+                              : "full";
   info.revision = sourceRevision();
   info.atol = kAtol;
   info.rtol = kRtol;
+  info.reducedAtol = kReducedAtol;
   Context context;
   context.info = &info;
   context.policy.targetSeconds = targetSeconds > 0 ? targetSeconds.getValue()
@@ -479,7 +544,7 @@ int main(int argc, char **argv) {
     info.pinnedCpu = std::to_string(cpu);
   }
   if (!checkOnly) {
-    llvm::errs() << "measuring the FMA peak...\n";
+    llvm::errs() << "measuring the FMA, bf16 and int8 peaks...\n";
     info.machine = probeMachine();
   }
   info.onednn = noOneDnn ? "oneDNN: left out" : oneDnnDescription();

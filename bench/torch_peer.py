@@ -7,7 +7,8 @@ JSON line about itself (torch version, the BLAS library it mapped), then
 answers one JSON request line per problem with one JSON reply line:
 
   request: {"input": in.npz, "output": out.npz, "cell": "lstm"|"gru",
-            "bidirectional": bool, "timed": bool,
+            "bidirectional": bool, "quantized": bool, "threads": n,
+            "timed": bool,
             "target_seconds": s, "min_reps": n, "max_reps": m}
   reply:   {"ok": true, "seconds": [...]} or {"ok": false, "error": "..."}
 
@@ -25,6 +26,11 @@ Variable lengths go through pack_padded_sequence(enforce_sorted=False) and
 pad_packed_sequence(total_length=T), both inside the timed call: rnnc takes
 the same padded batch and returns the same padded output. Padded outputs
 are zeros, h/c are taken at each row's last valid step.
+
+"quantized" runs torch.ao.quantization.quantize_dynamic(module, {LSTM, GRU},
+qint8): int8 weights (per tensor), activations quantized on the fly, on the
+quantized engine torch picks (reported in the hello line). "threads" is
+torch.set_num_threads for the request.
 
 Timing policy (the driver's Timing.h): the first call is the warm-up whose
 outputs are written; timed calls follow until at least min_reps were made
@@ -121,6 +127,12 @@ def serve_one(request, swap_gates):
     hidden = next(v.shape[-1] for k, v in params.items() if k.endswith("/kernel"))
     module = build_module(params, cell, hidden, request["bidirectional"],
                           swap_gates)
+    if request.get("quantized"):
+        # quantize_dynamic swaps a model's children, not the model itself.
+        module = torch.ao.quantization.quantize_dynamic(
+            torch.nn.Sequential(module), {torch.nn.LSTM, torch.nn.GRU},
+            dtype=torch.qint8)[0]
+    torch.set_num_threads(request.get("threads", 1))
     lengths_t = None if lengths is None else torch.from_numpy(
         lengths.astype(np.int64))
 
@@ -166,7 +178,8 @@ def main():
     protocol = sys.stdout
     sys.stdout = sys.stderr
     hello = {"ok": True, "torch": torch.__version__, "blas": blas,
-             "openblas_core": core, "threads": torch.get_num_threads()}
+             "openblas_core": core, "threads": torch.get_num_threads(),
+             "quantized_engine": torch.backends.quantized.engine}
     protocol.write(json.dumps(hello) + "\n")
     protocol.flush()
     for line in sys.stdin:
