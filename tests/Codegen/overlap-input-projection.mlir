@@ -1,5 +1,6 @@
 // RUN: rnn-opt %s --rnn-overlap-input-projection --canonicalize --split-input-file | FileCheck %s
-// RUN: rnn-opt %s --rnn-overlap-input-projection="rows=2" --canonicalize --split-input-file | FileCheck %s --check-prefix=ROWS2
+// RUN: rnn-opt %s --rnn-overlap-input-projection="rows=2 min-rows=2" --canonicalize --split-input-file | FileCheck %s --check-prefix=ROWS2
+// RUN: rnn-opt %s --rnn-overlap-input-projection="rows=2" --canonicalize --split-input-file | FileCheck %s --check-prefix=MIN4
 // RUN: rnn-opt %s --rnn-overlap-input-projection="max-kernel-bytes=4095" --canonicalize --split-input-file | FileCheck %s --check-prefix=SMALL
 
 /// Batch 1, 32 steps, the hoisted projection [32, 16] x [16, 64] read one
@@ -60,6 +61,11 @@
 // ROWS2: tensor.empty() : tensor<4x64xf32>
 // ROWS2: linalg.matmul {rnn.fuse_k_loops = {{[0-9]+}} : i64} ins(%{{.*}}, %{{.*}} : tensor<2x16xf32>, tensor<16x32xf32>)
 // ROWS2: scf.for %{{.*}} = %c30 to %c32
+
+/// Groups of 2 rows are fewer than min-rows (4 by default): one projection.
+// MIN4-LABEL: func.func @batch1
+// MIN4: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x16xf32>, tensor<16x64xf32>)
+// MIN4-NOT: rnn.fuse_k_loops
 
 /// Kernels larger than max-kernel-bytes (4 KiB here) keep one projection.
 // SMALL-LABEL: func.func @batch1

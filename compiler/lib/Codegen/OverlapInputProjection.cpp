@@ -66,7 +66,7 @@ bool takesRow(tensor::ExtractSliceOp slice, Value iv, int64_t steps,
 }
 
 std::optional<Candidate> match(linalg::MatmulOp projection, int64_t rows,
-                               int64_t maxKernelBytes) {
+                               int64_t minRows, int64_t maxKernelBytes) {
   auto lhs = dyn_cast<RankedTensorType>(projection.getInputs()[0].getType());
   auto kernel = dyn_cast<RankedTensorType>(projection.getInputs()[1].getType());
   if (!lhs || !kernel || !lhs.hasStaticShape() || !kernel.hasStaticShape() ||
@@ -87,7 +87,7 @@ std::optional<Candidate> match(linalg::MatmulOp projection, int64_t rows,
   while (rows > 1 && (columns % (rows * kPieceLanes) != 0 ||
                       steps % rows != 0 || steps < 4 * rows))
     rows /= 2;
-  if (rows < 2)
+  if (rows < std::max<int64_t>(minRows, 2))
     return std::nullopt;
   Value result = projection.getResult(0);
   if (!result.hasOneUse())
@@ -218,7 +218,7 @@ struct RNNOverlapInputProjectionPass
       return;
     SmallVector<Candidate> candidates;
     getOperation()->walk([&](linalg::MatmulOp op) {
-      if (std::optional<Candidate> found = match(op, rows, maxKernelBytes))
+      if (std::optional<Candidate> found = match(op, rows, minRows, maxKernelBytes))
         candidates.push_back(*found);
     });
     for (Candidate &candidate : candidates)
