@@ -95,17 +95,38 @@ func.func @not_from_empty(%t: tensor<4xf32>, %block: tensor<2xf32>, %y: memref<4
 
 // -----
 
-/// A destination buffer that does not exist yet where the chain starts is
-/// left alone.
+/// A maximum-shape output buffer allocated after the body (run-time sizes)
+/// is allocated before the chain instead, and the chain starts from it.
 
-// CHECK-LABEL: func.func @later_buffer(
-// CHECK: tensor.empty
-// CHECK-NOT: bufferization.to_tensor
-func.func @later_buffer(%block: tensor<2xf32>) -> memref<4xf32> {
+// CHECK-LABEL: func.func @later_alloc(
+// CHECK-NOT: tensor.empty
+// CHECK: %[[Y:.+]] = memref.alloc() : memref<4xf32>
+// CHECK-NEXT: %[[OUT:.+]] = bufferization.to_tensor %[[Y]] restrict writable
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[OUT]] : tensor<4xf32>)
+func.func @later_alloc(%block: tensor<2xf32>) -> memref<4xf32> {
   %zero = arith.constant 0.0 : f32
   %empty = tensor.empty() : tensor<4xf32>
   %filled = linalg.fill ins(%zero : f32) outs(%empty : tensor<4xf32>) -> tensor<4xf32>
   %y = memref.alloc() : memref<4xf32>
   bufferization.materialize_in_destination %filled in restrict writable %y : (tensor<4xf32>, memref<4xf32>) -> ()
   return %y : memref<4xf32>
+}
+
+// -----
+
+/// A destination buffer that does not exist yet where the chain starts, and
+/// cannot be made earlier (its size is computed after the chain starts), is
+/// left alone.
+
+// CHECK-LABEL: func.func @later_buffer(
+// CHECK: tensor.empty
+// CHECK-NOT: bufferization.to_tensor
+func.func @later_buffer(%block: tensor<2xf32>, %n: index) -> memref<?xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty(%n) : tensor<?xf32>
+  %filled = linalg.fill ins(%zero : f32) outs(%empty : tensor<?xf32>) -> tensor<?xf32>
+  %m = arith.addi %n, %n : index
+  %y = memref.alloc(%m) : memref<?xf32>
+  bufferization.materialize_in_destination %filled in restrict writable %y : (tensor<?xf32>, memref<?xf32>) -> ()
+  return %y : memref<?xf32>
 }

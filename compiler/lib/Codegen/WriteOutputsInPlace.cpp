@@ -3,6 +3,7 @@
 #include "rnn/Codegen/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
@@ -53,12 +54,19 @@ struct RNNWriteOutputsInPlacePass
       tensor::EmptyOp seed = findSoleSeed(op.getSource());
       if (!seed || seed.getType() != op.getSource().getType())
         return;
-      // The buffer must exist where the chain starts (the entry point's
-      // outputs are its arguments).
+      // The buffer must exist where the chain starts. The entry point's
+      // outputs are its arguments; with run-time sizes they are maximum-shape
+      // buffers it allocates after the model body, which can as well be
+      // allocated before it.
       if (Operation *def = dest.getDefiningOp();
           def &&
-          (def->getBlock() != seed->getBlock() || !def->isBeforeInBlock(seed)))
-        return;
+          (def->getBlock() != seed->getBlock() || !def->isBeforeInBlock(seed))) {
+        auto alloc = dyn_cast<memref::AllocOp>(def);
+        if (!alloc || alloc->getNumOperands() != 0 ||
+            alloc->getBlock() != seed->getBlock())
+          return;
+        alloc->moveBefore(seed);
+      }
       OpBuilder b(seed);
       // The output's old contents are never read: the chain overwrites what
       // the empty tensor left undefined.
