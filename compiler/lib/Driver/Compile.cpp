@@ -256,6 +256,25 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     return failure();
   }
   CodegenOptions codegen = *selected;
+  // activations: dynamic runs on vpdpbusd only: elsewhere an error at the
+  // spec's value (or the model's, when `rnnc check --quantize int8-dynamic`
+  // applied it), never a lowering failure.
+  if (loaded.model.int8Activations && !codegen.int8Dot) {
+    std::string message =
+        options.emit == Emit::C
+            ? "'activations: dynamic' needs the LLVM path (rnnc has no C "
+              "kernel for int8 activations); use 'activations: float32' "
+              "(int8 weights, float32 maths)"
+            : "'activations: dynamic' needs AVX-512 VNNI (vpdpbusd) on the "
+              "target; use 'activations: float32' (int8 weights, float32 "
+              "maths)";
+    if (loaded.model.int8ActivationsLoc.isValid())
+      sourceMgr.PrintMessage(loaded.model.int8ActivationsLoc,
+                             llvm::SourceMgr::DK_Error, message);
+    else
+      emitError(module->getLoc()) << message;
+    return failure();
+  }
   codegen.timeBlockBytes = options.timeBlockBytes;
   codegen.timeBlockRows = options.timeBlockRows;
   codegen.alternateSweeps = !loaded.model.stream;
