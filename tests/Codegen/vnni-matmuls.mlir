@@ -44,10 +44,11 @@ func.func @one_panel(%q: tensor<2x4xi8>) -> tensor<2x16xi32> {
 // -----
 
 /// Blocks: 4 rows x 4 panels (16 accumulators) over 8 rows and 8 panels:
-/// two column blocks of 64, two row blocks of 4, K/4 = 4 groups.
+/// two column blocks of 64 (the weights packed block by block, [2][4][4 x
+/// 64]), two row blocks of 4, K/4 = 4 groups.
 
 // CHECK-LABEL: func.func @blocks
-// CHECK: arith.constant dense<-1> : tensor<8x4x64xi8>
+// CHECK: arith.constant dense<-1> : tensor<2x4x256xi8>
 // CHECK: arith.constant dense<-2048> : tensor<128xi32>
 // CHECK: scf.for {{.*}} = %c0{{.*}} to %c128{{.*}} step %c64
 // CHECK:   scf.for {{.*}} = %c0{{.*}} to %c8{{.*}} step %c4

@@ -6,9 +6,10 @@
 // bytes by 64 signed bytes and adds each group of 4 products into one of 16
 // i32 lanes. So:
 //
-//  - the weights are packed for it at compile time: 16-column panels, k in
-//    groups of 4 interleaved, [N/16][K/4][16 columns x 4 k] bytes, one
-//    64-byte load per panel and group;
+//  - the weights are packed for it at compile time: blocks of c 16-column
+//    panels, k in groups of 4 interleaved, [N/16c][K/4][c][16 columns x 4
+//    k] bytes, one 64-byte load per panel and group, a block's loads one
+//    contiguous stream;
 //  - the activations become unsigned by adding 128 (flipping the sign bit
 //    of the 4 bytes broadcast to every lane, one xor per row and group),
 //    and the extra 128 * sum_k w_kj of each column, a compile-time
@@ -67,29 +68,31 @@ DenseIntElementsAttr vnniWeights(linalg::MatmulOp op) {
   return weights;
 }
 
-/// `weights` (K x N) as [N/16][K/4][16][4] bytes, and each column's
+/// `weights` (K x N) as [N/(16c)][K/4][c][16][4] bytes: per block of c
+/// panels, each group of 4 k's of the block's columns contiguous (one
+/// stream per block, not one per panel); and each column's
 /// 128 * sum_k w_kj.
 std::pair<Value, Value> packWeights(OpBuilder &b, Location loc,
-                                    DenseIntElementsAttr weights) {
+                                    DenseIntElementsAttr weights, int64_t c) {
   auto type = cast<RankedTensorType>(weights.getType());
   int64_t depth = type.getDimSize(0), columns = type.getDimSize(1);
   SmallVector<int8_t> values;
   values.reserve(depth * columns);
   for (APInt v : weights.getValues<APInt>())
     values.push_back(int8_t(v.getSExtValue()));
-  int64_t panels = columns / kLanes, groups = depth / kGroup;
+  int64_t width = kLanes * c, blocks = columns / width, groups = depth / kGroup;
   SmallVector<int8_t> packed(depth * columns);
   SmallVector<int32_t> compensation(columns, 0);
   for (int64_t k = 0; k < depth; ++k)
     for (int64_t j = 0; j < columns; ++j) {
       int8_t w = values[k * columns + j];
-      int64_t p = j / kLanes, g = k / kGroup;
-      packed[((p * groups + g) * kLanes + j % kLanes) * kGroup + k % kGroup] =
+      int64_t block = j / width, g = k / kGroup, inBlock = j % width;
+      packed[((block * groups + g) * width + inBlock) * kGroup + k % kGroup] =
           w;
       compensation[j] += 128 * int32_t(w);
     }
-  auto packedType = RankedTensorType::get({panels, groups, kLanes * kGroup},
-                                          b.getI8Type());
+  auto packedType = RankedTensorType::get(
+      {blocks, groups, width * kGroup}, b.getI8Type());
   auto compType = RankedTensorType::get({columns}, b.getI32Type());
   Value packedValue = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(packedType, ArrayRef<int8_t>(packed)));
@@ -114,7 +117,7 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
   // As many accumulators as leave registers for the operands: 16 of the 32.
   int64_t m = rnn::largestDivisorAtMost(rows, 4);
   int64_t c = rnn::largestDivisorAtMost(columns / kLanes, 16 / m);
-  auto [packed, compensation] = packWeights(rewriter, loc, weights);
+  auto [packed, compensation] = packWeights(rewriter, loc, weights, c);
 
   Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
   auto accType = VectorType::get({kLanes}, i32);
@@ -145,8 +148,8 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
   scf::YieldOp::create(rewriter, loc, rowLoop.getResults());
   rewriter.setInsertionPointToStart(rowLoop.getBody());
   Value row = rowLoop.getInductionVar();
-  Value firstPanel = arith::DivUIOp::create(rewriter, loc, col,
-                                            index(rewriter, loc, kLanes));
+  Value block = arith::DivUIOp::create(rewriter, loc, col,
+                                       index(rewriter, loc, kLanes * c));
   SmallVector<Value> zeros(m * c, zeroAcc);
   auto kLoop = scf::ForOp::create(
       rewriter, loc, index(rewriter, loc, 0),
@@ -177,12 +180,10 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
     }
     SmallVector<Value> next(kLoop.getRegionIterArgs());
     for (int64_t q = 0; q < c; ++q) {
-      Value panel = arith::AddIOp::create(rewriter, loc, firstPanel,
-                                          index(rewriter, loc, q));
       Value w = vector::TransferReadOp::create(
           rewriter, loc, bytesType, packed,
-          ValueRange{panel, g, index(rewriter, loc, 0)}, i8Pad,
-          ArrayRef<bool>{true});
+          ValueRange{block, g, index(rewriter, loc, q * kLanes * kGroup)},
+          i8Pad, ArrayRef<bool>{true});
       for (int64_t r = 0; r < m; ++r)
         next[r * c + q] =
             LLVM::CallIntrinsicOp::create(

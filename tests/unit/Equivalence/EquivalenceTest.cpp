@@ -1103,19 +1103,22 @@ std::vector<CaseConfig> cases() {
   int8Batch.timeBlockBytes = 1;
   all.push_back(int8Batch);
   // Dynamic int8 activations: the reference quantizes each row of x and h
-  // as rnnc does (float32 maths) and sums the int8 products exactly. Batch
-  // 1 and 5 (rows blocks of 1 and 5 = 1 x 5), sizes where vpdpbusd runs
-  // (K % 4 == 0, N % 16 == 0: H=16 LSTM, 64 columns) and where it does
-  // not (I = 3, GRU's 3 x 8 columns: the generic int32 vector code).
-  for (int batch : {1, 5}) {
+  // as rnnc does (float32 maths) and sums the int8 products exactly. Sizes
+  // where vpdpbusd runs (K % 4 == 0, N % 16 == 0): batch 1 at H=16 (one
+  // block of 1 row x 4 panels), batch 4 at H=32 (2 blocks of 4 rows x 4
+  // panels, weights packed block by block) with lengths and reverse; and
+  // where it does not (I = 3, GRU's 3 x 8 columns: the generic int32
+  // vector code).
+  for (auto [batch, features] : {std::pair{1, 16}, std::pair{4, 32}}) {
     CaseConfig dyn;
-    dyn.name = "int8_dynamic_lstm_b" + std::to_string(batch) + "_h16";
+    dyn.name = "int8_dynamic_lstm_b" + std::to_string(batch) + "_h" +
+               std::to_string(features);
     dyn.int8Dynamic = true;
     dyn.batch = {batch};
     dyn.time = 7;
     dyn.features = "8";
-    dyn.layers[0].features = 16;
-    dyn.layers[0].reverse = batch == 5;
+    dyn.layers[0].features = features;
+    dyn.layers[0].reverse = batch == 4;
     all.push_back(dyn);
   }
   CaseConfig int8DynStack = whole(

@@ -367,8 +367,9 @@ def RNNVNNIMatmulsPass : Pass<"rnn-vnni-matmuls"> {
     weights (K x N, N a multiple of 16) into an i32 zero fill, as dynamic
     int8 activations leave them, becomes register-blocked vector code on
     `llvm.x86.avx512.vpdpbusd.512` (an `llvm.call_intrinsic`). The weights
-    are repacked at compile time as [N/16][K/4][16 x 4] bytes (16-column
-    panels, k in groups of 4 interleaved); each group of 4 activation bytes
+    are repacked at compile time as [N/16c][K/4][c x 16 x 4] bytes (blocks
+    of c 16-column panels, k in groups of 4 interleaved, so a block reads
+    one contiguous stream); each group of 4 activation bytes
     is broadcast to the 16 lanes with its sign bits flipped (q + 128,
     unsigned, as vpdpbusd wants), and each column's 128 * sum_k w_kj, a
     constant, is subtracted from the finished sum: the result is exactly
