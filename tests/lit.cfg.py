@@ -27,6 +27,13 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%rnn_src_root", config.rnn_src_root))
+# AVX-512 VNNI on the host: tests that run dynamic int8 activations' code.
+try:
+    with open("/proc/cpuinfo") as f:
+        if " avx512_vnni" in f.read():
+            config.available_features.add("host-vnni")
+except OSError:
+    pass
 config.substitutions.append(("%rnn_lib_dir", config.rnn_lib_dir))
 # The build tree itself, for scripts that take one (examples/run_example.sh).
 config.substitutions.append(("%rnn_build_dir", config.rnn_obj_root))

@@ -117,3 +117,25 @@ func.func @int8_weights(%a: tensor<4x3xf32>, %b: tensor<3x8xi8>) -> tensor<4x8xf
   %r = linalg.matmul ins(%a, %b : tensor<4x3xf32>, tensor<3x8xi8>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// Dynamic int8 activations: i8 x i8 into an i32 zero fill. The same blocks
+// of int32 accumulators started from the fill's 0, both factors widened
+// (signed), exact integer multiply-adds.
+// CHECK-LABEL: func.func @int8_dot(
+// CHECK:           scf.for %{{.*}} iter_args({{.*}}) -> (i32, i32, i32, i32) {
+// CHECK-NEXT:        %[[A0:.*]] = tensor.extract %{{.*}} : tensor<2x3xi8>
+// CHECK-NEXT:        %[[W0:.*]] = arith.extsi %[[A0]] : i8 to i32
+// CHECK-NEXT:        %[[A1:.*]] = tensor.extract %{{.*}} : tensor<2x3xi8>
+// CHECK-NEXT:        %[[W1:.*]] = arith.extsi %[[A1]] : i8 to i32
+// CHECK-NEXT:        %[[Q0:.*]] = tensor.extract %{{.*}} : tensor<3x2xi8>
+// CHECK-NEXT:        %[[B0:.*]] = arith.extsi %[[Q0]] : i8 to i32
+// CHECK-NEXT:        %[[P0:.*]] = arith.muli %[[W0]], %[[B0]] : i32
+// CHECK-NEXT:        arith.addi %{{.*}}, %[[P0]] : i32
+// CHECK-NOT:   linalg.matmul
+func.func @int8_dot(%a: tensor<4x3xi8>, %b: tensor<3x8xi8>) -> tensor<4x8xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<4x8xi32>
+  %acc = linalg.fill ins(%zero : i32) outs(%e : tensor<4x8xi32>) -> tensor<4x8xi32>
+  %r = linalg.matmul ins(%a, %b : tensor<4x3xi8>, tensor<3x8xi8>) outs(%acc : tensor<4x8xi32>) -> tensor<4x8xi32>
+  return %r : tensor<4x8xi32>
+}

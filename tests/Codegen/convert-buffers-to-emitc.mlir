@@ -147,6 +147,9 @@ func.func @caller(%m: memref<2x6xf32>) -> f32 {
 // CHECK-NEXT:  %[[M:.*]] = call_opaque "RNNRT_MULADDF"(%[[T]], %[[X]], %[[E]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT:  %[[F:.*]] = call_opaque "fmaf"(%[[M]], %[[X]], %[[E]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT:  %[[DT:.*]] = call_opaque "tanh"(%[[D]]) : (f64) -> f64
+// Dynamic int8 activations round half to even: C99's nearbyintf in the
+// default rounding mode (C has no roundevenf before C23).
+// CHECK:       call_opaque "nearbyintf"(%{{.*}}) : (f32) -> f32
 func.func @gate_maths(%x: f32, %d: f64) -> f32 {
   %e = math.exp %x : f32
   %t = math.tanh %e : f32
@@ -155,5 +158,6 @@ func.func @gate_maths(%x: f32, %d: f64) -> f32 {
   %dt = math.tanh %d : f64
   %r = arith.truncf %dt : f64 to f32
   %s = arith.addf %f, %r : f32
-  return %s : f32
+  %q = math.roundeven %s : f32
+  return %q : f32
 }

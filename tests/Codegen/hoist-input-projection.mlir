@@ -74,3 +74,81 @@ func.func @negative_cases(%a: tensor<2x16xf32>, %x: tensor<2x3x16xf32>, %w: tens
   %1 = linalg.matmul ins(%xt, %w : tensor<2x16xf32>, tensor<16x64xf32>) outs(%acc : tensor<2x64xf32>) -> tensor<2x64xf32>
   return %0, %1 : tensor<2x64xf32>, tensor<2x64xf32>
 }
+
+// -----
+
+/// Dynamic int8 activations (DynamicInt8.cpp): the input side is a chain,
+/// row maxima -> scales -> quantized i8 -> i8 x i8 -> i32 matmul -> rows
+/// times their scales. Every op works row by row, so the whole chain runs
+/// once on the 6 rows of the sequence before the loop, and each step takes
+/// its slice of the f32 product; the loop keeps no input-side matmul.
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d0)>
+#map2 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @dynamic_int8
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x3x4xf32>
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[FLAT]] : tensor<6x4xf32>) outs(%{{.*}} : tensor<6xf32>)
+// CHECK: %[[SCALES:.*]]:2 = linalg.generic {{.*}} ins(%[[MAX]] : tensor<6xf32>) outs(%{{.*}}, %{{.*}} : tensor<6xf32>, tensor<6xf32>)
+// CHECK: %[[Q:.*]] = linalg.generic {{.*}} ins(%[[FLAT]], %[[SCALES]]#1 : tensor<6x4xf32>, tensor<6xf32>) outs(%{{.*}} : tensor<6x4xi8>)
+// CHECK: %[[SUMS:.*]] = linalg.matmul ins(%[[Q]], %{{.*}} : tensor<6x4xi8>, tensor<4x16xi8>) outs(%{{.*}} : tensor<6x16xi32>)
+// CHECK: %[[ALL:.*]] = linalg.generic {{.*}} ins(%[[SUMS]], %[[SCALES]]#0 : tensor<6x16xi32>, tensor<6xf32>) outs(%{{.*}} : tensor<6x16xf32>)
+// CHECK: %[[SEQ:.*]] = tensor.expand_shape %[[ALL]] {{\[}}[0, 1], [2]] output_shape [2, 3, 16] : tensor<6x16xf32> into tensor<2x3x16xf32>
+// CHECK: scf.for %[[T:[a-z0-9]+]] =
+// CHECK-NOT: linalg
+// CHECK:   %[[GI:.*]] = tensor.extract_slice %[[SEQ]][0, %[[T]], 0] [2, 1, 16] [1, 1, 1] : tensor<2x3x16xf32> to tensor<2x16xf32>
+// CHECK-NOT: linalg
+// CHECK:   arith.addf %{{.*}}, %[[GI]]
+func.func @dynamic_int8(%x: tensor<2x3x4xf32>, %acc0: tensor<2x16xf32>) -> tensor<2x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %lo = arith.constant -1.270000e+02 : f32
+  %hi = arith.constant 1.270000e+02 : f32
+  %c0_i32 = arith.constant 0 : i32
+  %w = arith.constant dense<1> : tensor<4x16xi8>
+  %r = scf.for %t = %c0 to %c3 step %c1 iter_args(%acc = %acc0) -> (tensor<2x16xf32>) {
+    %xt = tensor.extract_slice %x[0, %t, 0] [2, 1, 4] [1, 1, 1] : tensor<2x3x4xf32> to tensor<2x4xf32>
+    %e2 = tensor.empty() : tensor<2xf32>
+    %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2xf32>) -> tensor<2xf32>
+    %max = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "reduction"]} ins(%xt : tensor<2x4xf32>) outs(%z2 : tensor<2xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %a = math.absf %in : f32
+      %m = arith.maximumf %out, %a : f32
+      linalg.yield %m : f32
+    } -> tensor<2xf32>
+    %s:2 = linalg.generic {indexing_maps = [#map2, #map2, #map2], iterator_types = ["parallel"]} ins(%max : tensor<2xf32>) outs(%e2, %e2 : tensor<2xf32>, tensor<2xf32>) {
+    ^bb0(%in: f32, %out: f32, %out2: f32):
+      %scale = arith.divf %in, %hi : f32
+      %pos = arith.cmpf ogt, %in, %zero : f32
+      %inv = arith.divf %hi, %in : f32
+      %f = arith.select %pos, %inv, %zero : f32
+      linalg.yield %scale, %f : f32, f32
+    } -> (tensor<2xf32>, tensor<2xf32>)
+    %eq = tensor.empty() : tensor<2x4xi8>
+    %q = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%xt, %s#1 : tensor<2x4xf32>, tensor<2xf32>) outs(%eq : tensor<2x4xi8>) {
+    ^bb0(%in: f32, %f: f32, %out: i8):
+      %p = arith.mulf %in, %f : f32
+      %r0 = math.roundeven %p : f32
+      %r1 = arith.maximumf %r0, %lo : f32
+      %r2 = arith.minimumf %r1, %hi : f32
+      %i = arith.fptosi %r2 : f32 to i8
+      linalg.yield %i : i8
+    } -> tensor<2x4xi8>
+    %ei = tensor.empty() : tensor<2x16xi32>
+    %zi = linalg.fill ins(%c0_i32 : i32) outs(%ei : tensor<2x16xi32>) -> tensor<2x16xi32>
+    %sums = linalg.matmul ins(%q, %w : tensor<2x4xi8>, tensor<4x16xi8>) outs(%zi : tensor<2x16xi32>) -> tensor<2x16xi32>
+    %ef = tensor.empty() : tensor<2x16xf32>
+    %gi = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%sums, %s#0 : tensor<2x16xi32>, tensor<2xf32>) outs(%ef : tensor<2x16xf32>) {
+    ^bb0(%in: i32, %scale: f32, %out: f32):
+      %v = arith.sitofp %in : i32 to f32
+      %y = arith.mulf %v, %scale : f32
+      linalg.yield %y : f32
+    } -> tensor<2x16xf32>
+    %n = arith.addf %acc, %gi : tensor<2x16xf32>
+    scf.yield %n : tensor<2x16xf32>
+  }
+  return %r : tensor<2x16xf32>
+}

@@ -172,3 +172,24 @@ func.func @int8_weights(%x: tensor<4x256xf32>, %w: tensor<256x64xi8>) -> tensor<
   %r = linalg.matmul ins(%x, %w : tensor<4x256xf32>, tensor<256x64xi8>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
   return %r : tensor<4x64xf32>
 }
+
+// -----
+
+/// i8 x i8 -> i32 (dynamic int8 activations where rnn-vnni-matmuls does not
+/// apply: K not a multiple of 4, or no VNNI): both factors widened (signed)
+/// to i32 where they are read, exact int32 sums.
+
+// CHECK-LABEL: func.func @int8_dot
+// CHECK: scf.for {{.*}} -> (vector<4x64xi32>)
+// CHECK-DAG: %[[A:.*]] = arith.extsi %{{.*}} : vector<4x1xi8> to vector<4x1xi32>
+// CHECK-DAG: %[[B:.*]] = arith.extsi %{{.*}} : vector<1x64xi8> to vector<1x64xi32>
+// CHECK:   vector.contract {{.*}} : vector<4x1xi32>, vector<1x64xi32> into vector<4x64xi32>
+// SMALL-LABEL: func.func @int8_dot
+// SMALL: vector.contract {{.*}} : vector<4x1xi32>, vector<1x16xi32> into vector<4x16xi32>
+func.func @int8_dot(%q: tensor<4x3xi8>, %w: tensor<3x64xi8>) -> tensor<4x64xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<4x64xi32>
+  %acc = linalg.fill ins(%zero : i32) outs(%e : tensor<4x64xi32>) -> tensor<4x64xi32>
+  %r = linalg.matmul ins(%q, %w : tensor<4x3xi8>, tensor<3x64xi8>) outs(%acc : tensor<4x64xi32>) -> tensor<4x64xi32>
+  return %r : tensor<4x64xi32>
+}

@@ -29,6 +29,18 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `op` multiplies signed i8 by signed i8 into i32 (dynamic int8
+/// activations): summed as int32 multiply-adds.
+bool isInt8Dot(linalg::MatmulOp op) {
+  auto element = [&](Value v) {
+    return getElementTypeOrSelf(v.getType());
+  };
+  return element(op.getInputs()[0]).isSignlessInteger(8) &&
+         element(op.getInputs()[1]).isSignlessInteger(8) &&
+         element(op.getOutputs()[0]).isSignlessInteger(32) &&
+         op.getCast() == linalg::TypeFn::cast_signed;
+}
+
 /// Whether `op` is a plain f32 matmul on static tensors; its weights (the
 /// right-hand side) may also be int8 (quantize: {weights: int8}), widened
 /// as linalg.matmul casts them (signed).
@@ -44,7 +56,7 @@ bool isBlockable(linalg::MatmulOp op) {
     bool int8Weights = operand.getOperandNumber() == 1 &&
                        element.isSignlessInteger(8) &&
                        op.getCast() == linalg::TypeFn::cast_signed;
-    if (!element.isF32() && !int8Weights)
+    if (!element.isF32() && !int8Weights && !isInt8Dot(op))
       return false;
   }
   return true;
@@ -83,19 +95,32 @@ void rewriteBlock(RewriterBase &rewriter, linalg::MatmulOp block,
   auto loop = scf::ForOp::create(
       rewriter, loc, constant(0), upper, constant(1), accumulators,
       [&](OpBuilder &b, Location loc, Value k, ValueRange sums) {
+        // i8 x i8 -> i32: both widened (signed), exact int32 sums.
+        Type acc = initType.getElementType();
+        bool integer = isa<IntegerType>(acc);
         SmallVector<Value> a;
-        for (int64_t i = 0; i < rows; ++i)
-          a.push_back(tensor::ExtractOp::create(b, loc, lhs,
-                                                ValueRange{index[i], k}));
+        for (int64_t i = 0; i < rows; ++i) {
+          Value ai = tensor::ExtractOp::create(b, loc, lhs,
+                                               ValueRange{index[i], k});
+          if (integer)
+            ai = arith::ExtSIOp::create(b, loc, acc, ai);
+          a.push_back(ai);
+        }
         SmallVector<Value> next(sums.begin(), sums.end());
         for (int64_t j = 0; j < columns; ++j) {
           Value bj =
               tensor::ExtractOp::create(b, loc, rhs, ValueRange{k, index[j]});
-          if (isa<IntegerType>(bj.getType()))
+          if (integer)
+            bj = arith::ExtSIOp::create(b, loc, acc, bj);
+          else if (isa<IntegerType>(bj.getType()))
             bj = arith::SIToFPOp::create(b, loc, a[0].getType(), bj);
           for (int64_t i = 0; i < rows; ++i)
             next[i * columns + j] =
-                math::FmaOp::create(b, loc, a[i], bj, sums[i * columns + j]);
+                integer ? Value(arith::AddIOp::create(
+                              b, loc, sums[i * columns + j],
+                              arith::MulIOp::create(b, loc, a[i], bj)))
+                        : Value(math::FmaOp::create(b, loc, a[i], bj,
+                                                    sums[i * columns + j]));
         }
         scf::YieldOp::create(b, loc, next);
       });

@@ -394,6 +394,9 @@ void mlir::rnn::populateMathToLibmEmitCPatterns(const TypeConverter &converter,
   patterns.add<MathToLibm<math::Log2Op>>(converter, ctx, "log2");
   patterns.add<MathToLibm<math::PowFOp>>(converter, ctx, "pow");
   patterns.add<MathToLibm<math::RoundOp>>(converter, ctx, "round");
+  // C99 has no roundeven; nearbyint rounds in the current mode, which the
+  // generated code assumes is C's default, to nearest with ties to even.
+  patterns.add<MathToLibm<math::RoundEvenOp>>(converter, ctx, "nearbyint");
   patterns.add<MathToLibm<math::SinOp>>(converter, ctx, "sin");
   patterns.add<MathToLibm<math::SqrtOp>>(converter, ctx, "sqrt");
   patterns.add<MathToLibm<math::TanOp>>(converter, ctx, "tan");

@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 #include <array>
@@ -79,6 +81,87 @@ std::optional<SlicedOperand> traceTimeSlice(Value lhs) {
   return traced;
 }
 
+/// A dynamic int8 projection (DynamicInt8.cpp, `dynamic_int8` cells): the
+/// f32 rows `x` -> maxima -> (scales, factors) -> quantized i8 -> i8 x i8
+/// -> i32 matmul -> f32 rows times their scales. Every op works row by row,
+/// so the chain for all steps at once is the same ops on more rows.
+struct RowChain {
+  Value lhs;                     ///< the f32 operand, traced to a time slice
+  SmallVector<Operation *> ops;  ///< in program order, the last one's result
+                                 ///< is the projection
+};
+
+std::optional<RowChain> dynamicInt8Chain(linalg::MatmulOp op) {
+  auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
+  if (!op.hasPureTensorSemantics() || !rnn::isPlainMatmul(op) || !fill ||
+      !matchPattern(fill.getInputs()[0], m_Zero()) ||
+      !getElementTypeOrSelf(op.getInputs()[0].getType()).isInteger(8) ||
+      !op->getResult(0).hasOneUse())
+    return std::nullopt;
+  auto quantize = op.getInputs()[0].getDefiningOp<linalg::GenericOp>();
+  if (!quantize || quantize.getNumDpsInputs() != 2)
+    return std::nullopt;
+  Value x = quantize.getDpsInputOperand(0)->get();
+  auto scales = quantize.getDpsInputOperand(1)->get()
+                    .getDefiningOp<linalg::GenericOp>();
+  if (!scales || scales.getNumDpsInputs() != 1 || scales->getNumResults() != 2)
+    return std::nullopt;
+  auto maxima =
+      scales.getDpsInputOperand(0)->get().getDefiningOp<linalg::GenericOp>();
+  if (!maxima || maxima.getNumDpsInputs() != 1 ||
+      maxima.getDpsInputOperand(0)->get() != x)
+    return std::nullopt;
+  auto dequantize = dyn_cast<linalg::GenericOp>(*op->getUsers().begin());
+  if (!dequantize || dequantize.getNumDpsInputs() != 2 ||
+      dequantize.getDpsInputOperand(1)->get() != scales->getResult(0))
+    return std::nullopt;
+  auto zeros = maxima.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  if (!zeros)
+    return std::nullopt;
+  return RowChain{x, {zeros, maxima, scales, quantize, fill, op, dequantize}};
+}
+
+/// The tensor.empty inits of `chain`'s ops.
+SmallVector<Operation *> emptiesOf(const RowChain &chain) {
+  SmallVector<Operation *> empties;
+  for (Operation *op : chain.ops)
+    for (Value operand : op->getOperands())
+      if (auto empty = operand.getDefiningOp<tensor::EmptyOp>())
+        empties.push_back(empty);
+  return empties;
+}
+
+/// `chain` on `rows` (n x K) instead of its lhs: each op cloned with n rows
+/// (its tensor.empty inits made anew); the last op's result.
+Value cloneOnRows(OpBuilder &b, const RowChain &chain, Value rows) {
+  int64_t n = cast<RankedTensorType>(rows.getType()).getDimSize(0);
+  IRMapping mapping;
+  mapping.map(chain.lhs, rows);
+  auto rowShape = [&](Type type) {
+    SmallVector<int64_t> shape(cast<RankedTensorType>(type).getShape());
+    shape[0] = n;
+    return shape;
+  };
+  auto withRows = [&](Type type) {
+    return RankedTensorType::get(rowShape(type), getElementTypeOrSelf(type));
+  };
+  Operation *last = nullptr;
+  for (Operation *op : chain.ops) {
+    for (Value operand : op->getOperands())
+      if (auto empty = operand.getDefiningOp<tensor::EmptyOp>();
+          empty && !mapping.contains(operand))
+        mapping.map(operand,
+                    tensor::EmptyOp::create(b, empty.getLoc(),
+                                            rowShape(empty.getType()),
+                                            getElementTypeOrSelf(empty))
+                        .getResult());
+    last = b.clone(*op, mapping);
+    for (Value result : last->getResults())
+      result.setType(withRows(result.getType()));
+  }
+  return last->getResult(0);
+}
+
 /// Where the projection of `sequence` by `kernel` may go for `op`: before
 /// the outermost loop around `op` that neither value comes from, or before
 /// `op` itself when it is in no loop; null when `op`'s own loop defines one
@@ -108,20 +191,25 @@ struct RNNHoistInputProjectionPass
     llvm::DenseMap<std::pair<Value, Value>, Value> projections;
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation()->walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
-    for (linalg::MatmulOp op : matmuls) {
-      if (!rnn::isPlainMatmulFromZero(op))
+    for (linalg::MatmulOp matmul : matmuls) {
+      // Either a plain f32 matmul, or a dynamic int8 chain ending in the
+      // f32 product (`op`, what is replaced).
+      std::optional<RowChain> chain = dynamicInt8Chain(matmul);
+      if (!chain && !rnn::isPlainMatmulFromZero(matmul))
         continue;
-      std::optional<SlicedOperand> traced = traceTimeSlice(op.getInputs()[0]);
+      Operation *op = chain ? chain->ops.back() : matmul.getOperation();
+      std::optional<SlicedOperand> traced =
+          traceTimeSlice(chain ? chain->lhs : matmul.getInputs()[0]);
       if (!traced)
         continue;
       Value sequence = traced->slice.getSource();
-      Value kernel = op.getInputs()[1];
+      Value kernel = matmul.getInputs()[1];
       Operation *point = insertionPoint(op, sequence, kernel);
       if (!point)
         continue;
       Value &projection = projections[{sequence, kernel}];
-      OpBuilder b(op.getContext());
-      Location loc = op.getLoc();
+      OpBuilder b(op->getContext());
+      Location loc = op->getLoc();
       auto seqType = cast<RankedTensorType>(sequence.getType());
       int64_t columns = cast<RankedTensorType>(kernel.getType()).getDimSize(1);
       if (!projection || !dominance.properlyDominates(projection, op)) {
@@ -135,9 +223,14 @@ struct RNNHoistInputProjectionPass
         Value flat = tensor::CollapseShapeOp::create(b, loc, sequence, groups);
         int64_t n = cast<RankedTensorType>(flat.getType()).getDimSize(0);
         Type element = seqType.getElementType();
-        Value empty = tensor::EmptyOp::create(b, loc, {n, columns}, element);
-        Value product =
-            rnn::createMatmulFromZero(b, loc, flat, kernel, empty).getResult(0);
+        Value product;
+        if (chain) {
+          product = cloneOnRows(b, *chain, flat);
+        } else {
+          Value empty = tensor::EmptyOp::create(b, loc, {n, columns}, element);
+          product = rnn::createMatmulFromZero(b, loc, flat, kernel, empty)
+                        .getResult(0);
+        }
         SmallVector<int64_t> shape(seqType.getShape());
         shape.back() = columns;
         projection = tensor::ExpandShapeOp::create(
@@ -166,8 +259,19 @@ struct RNNHoistInputProjectionPass
               b, loc, newType, value,
               cast<tensor::ExpandShapeOp>(reshape).getReassociationIndices());
       }
-      op.getResult(0).replaceAllUsesWith(value);
-      op.erase();
+      op->getResult(0).replaceAllUsesWith(value);
+      if (chain) {
+        // The chain's ops in the loop are dead now, last to first.
+        SmallVector<Operation *> empties = emptiesOf(*chain);
+        for (Operation *dead : llvm::reverse(chain->ops))
+          if (dead->use_empty())
+            dead->erase();
+        for (Operation *empty : empties)
+          if (empty->use_empty())
+            empty->erase();
+      } else {
+        op->erase();
+      }
     }
   }
 };

@@ -39,8 +39,17 @@ void widenContractOperands(RewriterBase &rewriter,
        {&contract.getLhsMutable(), &contract.getRhsMutable()}) {
     auto type = cast<VectorType>(operand->get().getType());
     Type element = type.getElementType();
-    if (element == acc || !isa<FloatType>(acc) ||
-        !isa<FloatType, IntegerType>(element))
+    if (element == acc)
+      continue;
+    // i8 x i8 -> i32 (dynamic int8 activations): signed, as linalg.matmul
+    // casts them.
+    if (isa<IntegerType>(acc) && isa<IntegerType>(element)) {
+      Value wide = arith::ExtSIOp::create(rewriter, contract.getLoc(),
+                                          type.clone(acc), operand->get());
+      rewriter.modifyOpInPlace(contract, [&] { operand->set(wide); });
+      continue;
+    }
+    if (!isa<FloatType>(acc) || !isa<FloatType, IntegerType>(element))
       continue;
     // int8 weights (quantize: {weights: int8}) are signed, as linalg.matmul
     // casts them; their column scales are applied after the sum.

@@ -42,6 +42,7 @@ runToArrays(const LoadedModel &loaded, const llvm::SourceMgr &sourceMgr,
 LogicalResult rnnc::printQuantizationDeviation(const LoadedModel &loaded,
                                                const llvm::SourceMgr &sourceMgr,
                                                StringRef inputsPath,
+                                               bool dynamic,
                                                llvm::raw_ostream &os,
                                                MLIRContext &ctx) {
   Location loc = FileLineColLoc::get(&ctx, inputsPath, 0, 0);
@@ -53,6 +54,8 @@ LogicalResult rnnc::printQuantizationDeviation(const LoadedModel &loaded,
           spec::applyInt8Weights(quantized.model))
     return emitError(loc) << "--quantize int8: layer '" << *layer
                           << "' has bfloat16 params";
+  if (dynamic)
+    spec::applyInt8Activations(quantized.model);
   if (llvm::Error error = quantizeWeights(quantized.model, quantized.params))
     return emitError(loc) << llvm::toString(std::move(error));
 
@@ -74,8 +77,10 @@ LogicalResult rnnc::printQuantizationDeviation(const LoadedModel &loaded,
   if (failed(floatOut) || failed(int8Out))
     return failure();
 
-  os << "int8 weights (per output channel) against float32, on '"
-     << inputsPath << "':\n";
+  os << (dynamic ? "int8 weights (per output channel) and dynamic int8 "
+                   "activations (per row)"
+                 : "int8 weights (per output channel)")
+     << " against float32, on '" << inputsPath << "':\n";
   size_t width = 6;
   for (const weights::Array &array : *floatOut)
     width = std::max(width, array.name.size());

@@ -301,6 +301,9 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
                           ? Type(builder.getBF16Type())
                           : Type(builder.getF32Type()));
   }
+  // activations: dynamic: int8 dot products on activations quantized per
+  // row at every step.
+  UnitAttr dynamic = cell.int8Activations ? builder.getUnitAttr() : UnitAttr();
   SmallVector<Value, 2> next;
   Value h = block->getArgument(carries.size() - 1);
   switch (cell.kind) {
@@ -308,27 +311,27 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
   case CellKind::OptimizedLSTM: {
     auto op = rnn::LSTMCellOp::create(builder, loc, input, block->getArgument(0),
                                       h, wi, wh, bi, bh, gate, act, compute,
-                                      carryType);
+                                      carryType, dynamic);
     next = {op.getNewC(), op.getNewH()};
     break;
   }
   case CellKind::GRU:
     next = {rnn::GRUCellOp::create(builder, loc, input, h, wi, wh, bi, bh,
-                                   gate, act, compute, carryType)
+                                   gate, act, compute, carryType, dynamic)
                 .getNewH()};
     break;
   case CellKind::MGU:
     next = {rnn::MGUCellOp::create(builder, loc, input, h, wi, wh, bi, bh,
                                    gate, act,
                                    builder.getBoolAttr(cell.resetGate), compute,
-                                   carryType)
+                                   carryType, dynamic)
                 .getNewH()};
     break;
   case CellKind::Simple:
     next = {rnn::SimpleCellOp::create(
                 builder, loc, input, h, wi, wh, bi, bh, act,
                 cell.residual ? builder.getUnitAttr() : UnitAttr(), compute,
-                carryType)
+                carryType, dynamic)
                 .getNewH()};
     break;
   case CellKind::ConvLSTM: {

@@ -10,6 +10,7 @@
 
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 
@@ -115,6 +116,10 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
     // faster).
     if (options.blockRows * options.blockColumns >= 256 && !options.ramLean)
       addPipeline(pm, "rnn-overlap-input-projection");
+    // Dynamic int8 activations' i8 matmuls, first: vpdpbusd, not the
+    // generic vector lowering.
+    if (options.int8Dot)
+      addPipeline(pm, "rnn-vnni-matmuls");
     addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
                                   options.blockColumns,
                                   options.alternateSweeps ? "true" : "false")
@@ -167,8 +172,13 @@ rnnc::selectCodegenOptions(const TargetOptions &target, CodegenPath path,
   // costs RAM that is scarce; speed mode's code stays as it is.
   if (options.ramLean && info->microcontroller)
     options.workspaceAlignment = 8;
-  if (path == CodegenPath::LLVM)
+  if (path == CodegenPath::LLVM) {
     options.indexBitwidth = info->indexBitwidth();
+    // The 512-bit vpdpbusd: AVX-512 with VNNI (AVX-VNNI alone, 256 bits,
+    // has no kernel).
+    options.int8Dot = info->int8Dot && info->vectorBits == 512 &&
+                      llvm::Triple(info->triple).isX86();
+  }
   return options;
 }
 

@@ -139,6 +139,33 @@ static std::vector<double> affine(const double *v, int64_t n, const Tensor &w,
   return y;
 }
 
+/// v @ w (+ b) with dynamic int8 activations
+/// (docs/Semantics.md#dynamic-int8-activations): v, as the float32 values
+/// rnnc holds, quantized with its own scale max|v| / 127 (float32 maths, as
+/// rnnc does it), the int8 products summed exactly, the sum times the row's
+/// and the column's scale.
+static std::vector<double> affineDynamicInt8(const double *v, int64_t n,
+                                             const Int8Kernel &w,
+                                             const std::optional<Tensor> &b) {
+  int64_t cols = w.shape[1];
+  float max = 0.0f;
+  for (int64_t k = 0; k < n; ++k)
+    max = std::max(max, std::fabs(static_cast<float>(v[k])));
+  float scale = max / 127.0f, factor = max > 0.0f ? 127.0f / max : 0.0f;
+  std::vector<int64_t> sums(cols, 0);
+  for (int64_t k = 0; k < n; ++k) {
+    float q = std::nearbyint(static_cast<float>(v[k]) * factor);
+    int64_t qk = static_cast<int64_t>(std::min(std::max(q, -127.0f), 127.0f));
+    for (int64_t j = 0; j < cols; ++j)
+      sums[j] += qk * w.values[k * cols + j];
+  }
+  std::vector<double> y(cols);
+  for (int64_t j = 0; j < cols; ++j)
+    y[j] = static_cast<double>(sums[j]) * scale * w.scales[j] +
+           (b ? static_cast<double>(b->data[j]) : 0.0);
+  return y;
+}
+
 /// B(v): \p v rounded to bfloat16 (to float32 first, as XLA rounds the
 /// float32 result of each bf16 op; then to nearest, ties to even; NaN kept).
 /// Written out here so the reference shares no rounding code with rnnc.
@@ -254,8 +281,13 @@ static void stepDense(const spec::Cell &cell, const CellParams &params,
   if (cell.dtype == spec::ParamDtype::BFloat16)
     return stepDenseBF16(cell, params, inputSize, x, carry);
   const int64_t hs = cell.features;
-  std::vector<double> gi = affine(x, inputSize, params.wi, params.bi);
-  std::vector<double> gh = affine(carry.h.data(), hs, params.wh, params.bh);
+  bool dynamic = cell.int8Activations && params.wiInt8 && params.whInt8;
+  std::vector<double> gi =
+      dynamic ? affineDynamicInt8(x, inputSize, *params.wiInt8, params.bi)
+              : affine(x, inputSize, params.wi, params.bi);
+  std::vector<double> gh =
+      dynamic ? affineDynamicInt8(carry.h.data(), hs, *params.whInt8, params.bh)
+              : affine(carry.h.data(), hs, params.wh, params.bh);
   auto gate = [&](double v) { return activate(cell.gateFn, v); };
   auto act = [&](double v) { return activate(cell.activationFn, v); };
   std::vector<double> h(hs);

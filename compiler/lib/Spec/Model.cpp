@@ -160,3 +160,10 @@ std::optional<std::string> rnnc::spec::applyInt8Weights(Model &model) {
   }
   return std::nullopt;
 }
+
+void rnnc::spec::applyInt8Activations(Model &model) {
+  model.int8Activations = true;
+  for (Layer &layer : model.layers)
+    for (RNN *rnn : {&layer.rnn, &layer.forward, &layer.backward})
+      rnn->cell.int8Activations = rnn->cell.int8Weights;
+}

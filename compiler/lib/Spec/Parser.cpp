@@ -363,33 +363,32 @@ void parseIgnoreParams(YamlReader &reader, Field &field, Model &model) {
   });
 }
 
-/// `quantize: {weights: int8, activations: float32}` (an rnnc extension):
-/// int8 weights, dequantized in the kernel. `activations: dynamic` (int8
-/// activations quantized per row on the fly) needs x86 VNNI kernels, which
-/// rnnc does not have: an error at its value.
+/// `quantize: {weights: int8, activations: float32 | dynamic}` (an rnnc
+/// extension): int8 weights, dequantized in the kernel; with `dynamic` the
+/// cells also quantize their activations per row on the fly (int8 dot
+/// products). Whether the path and target can run that is the compiler's
+/// check (compileModel), at the value recorded here.
 void parseQuantize(YamlReader &reader, Field &field, Model &model) {
   yaml::MappingNode *map = reader.readMapping(field);
   if (!map)
     return;
   static constexpr StringRef keys[] = {"weights", "activations"};
-  bool weights = false, valid = true;
+  bool weights = false, valid = true, dynamic = false;
   reader.forEachField(*map, "'quantize'", keys, [&](Field &f) {
     if (f.name == "weights") {
       weights = true;
       if (!reader.readEnum<bool>(f, "weight quantization", {{"int8", true}}))
         valid = false;
     } else if (f.name == "activations") {
-      std::optional<bool> dynamic = reader.readEnum<bool>(
+      std::optional<bool> value = reader.readEnum<bool>(
           f, "activation quantization",
           {{"float32", false}, {"dynamic", true}});
-      if (dynamic && *dynamic)
-        reader.diags.error(f.loc(),
-                           "'activations: dynamic' needs int8 dot products "
-                           "(x86 VNNI, vpdpbusd), which rnnc has no kernels "
-                           "for yet; use 'activations: float32' (int8 "
-                           "weights, float32 maths)");
-      if (!dynamic || *dynamic)
+      if (!value)
         valid = false;
+      else if (*value) {
+        dynamic = true;
+        model.int8ActivationsLoc = f.loc();
+      }
     }
   });
   if (!weights) {
@@ -399,6 +398,7 @@ void parseQuantize(YamlReader &reader, Field &field, Model &model) {
     valid = false;
   }
   model.int8Weights = valid;
+  model.int8Activations = valid && dynamic;
 }
 
 /// Applies `quantize: {weights: int8}` to the cells; a cell with bfloat16
@@ -409,8 +409,11 @@ void applyQuantize(Model &model, const ModelInfo &info,
   if (!model.int8Weights)
     return;
   std::optional<std::string> conflict = applyInt8Weights(model);
-  if (!conflict)
+  if (!conflict) {
+    if (model.int8Activations)
+      applyInt8Activations(model);
     return;
+  }
   // Which of the two made the cell's params bfloat16.
   bool paramDtype = false;
   for (const Layer &layer : model.layers)

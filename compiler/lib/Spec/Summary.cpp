@@ -36,6 +36,8 @@ std::vector<std::string> cellOptions(const Cell &cell) {
     options.push_back(std::string("dtype=") + stringify(cell.dtype));
   if (cell.int8Weights)
     options.push_back("weights=int8");
+  if (cell.int8Activations)
+    options.push_back("activations=dynamic");
   return options;
 }
 

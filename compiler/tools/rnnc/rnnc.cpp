@@ -1,7 +1,7 @@
 //===- rnnc.cpp - The rnnc driver -----------------------------------------===//
 //
 // rnnc check   SPEC [--weights W]          validate, print a model summary
-//              [--quantize int8 --inputs IN.npz]  and int8 weights' deviation
+//              [--quantize int8|int8-dynamic --inputs IN.npz]  and int8's deviation
 // rnnc inspect WEIGHTS [--flat]            print a weights file's param tree
 // rnnc compile SPEC --weights W [-o DIR] [--emit=obj|c|llvm|asm|mlir]
 //              [--target=TRIPLE] [--cpu=NAME]
@@ -136,7 +136,7 @@ static cl::opt<std::string> inputsFile("inputs",
                                        cl::cat(rnncCategory));
 
 /// `rnnc check --quantize int8`: what int8 weights would cost in accuracy.
-enum class QuantizeCheck { None, Int8 };
+enum class QuantizeCheck { None, Int8, Int8Dynamic };
 static cl::opt<QuantizeCheck> quantizeCheck(
     "quantize",
     cl::desc("Also run the model with int8 weights ('quantize: {weights: "
@@ -144,7 +144,10 @@ static cl::opt<QuantizeCheck> quantizeCheck(
              "the float model (needs --weights and --inputs)"),
     cl::init(QuantizeCheck::None),
     cl::values(clEnumValN(QuantizeCheck::Int8, "int8",
-                          "int8 weights, per output channel")),
+                          "int8 weights, per output channel"),
+               clEnumValN(QuantizeCheck::Int8Dynamic, "int8-dynamic",
+                          "int8 weights and dynamic int8 activations "
+                          "('activations: dynamic')")),
     cl::sub(checkCommand), cl::cat(rnncCategory));
 
 static cl::opt<std::string>
@@ -224,9 +227,10 @@ static mlir::LogicalResult checkAction(llvm::SourceMgr &sourceMgr,
     if (!loaded)
       return mlir::failure();
     spec::printModelSummary(os, loaded->model);
-    if (quantizeCheck == QuantizeCheck::Int8)
-      return printQuantizationDeviation(*loaded, sourceMgr, inputsFile, os,
-                                        ctx);
+    if (quantizeCheck != QuantizeCheck::None)
+      return printQuantizationDeviation(
+          *loaded, sourceMgr, inputsFile,
+          quantizeCheck == QuantizeCheck::Int8Dynamic, os, ctx);
     return mlir::success();
   }
   std::optional<spec::Model> model = spec::parseModel(sourceMgr, 1, ctx);
@@ -431,7 +435,7 @@ int main(int argc, char **argv) {
       argc, argv,
       "rnnc: ahead-of-time compiler for Flax RNN models\n\n"
       "  rnnc check SPEC [--weights W]        validate, print a summary\n"
-      "    [--quantize int8 --inputs IN.npz]  and int8 weights' deviation\n"
+      "    [--quantize int8|int8-dynamic --inputs IN.npz]  and int8's deviation\n"
       "  rnnc inspect WEIGHTS [--flat]        print a weights file's params\n"
       "  rnnc compile SPEC --weights W -o DIR [--emit=obj|c|llvm|asm|mlir]\n"
       "  rnnc run SPEC --weights W --inputs IN.npz --output OUT.npz\n");

@@ -209,8 +209,14 @@ static LogicalResult verifyGatedCell(Operation *op, int64_t gates, Value input,
       failed(verifyElementwiseActivations(op)) ||
       failed(verifyComputeType(op)))
     return failure();
-  if (isInt8PerChannelType(getElementTypeOrSelf(wi.getType())) ||
-      isInt8PerChannelType(getElementTypeOrSelf(wh.getType())))
+  bool int8 = isInt8PerChannelType(getElementTypeOrSelf(wi.getType())) ||
+              isInt8PerChannelType(getElementTypeOrSelf(wh.getType()));
+  // Dynamic int8 activations quantize f32 activations against int8 kernels.
+  if (op->hasAttr("dynamic_int8") &&
+      (!int8 || op->hasAttr("compute_type")))
+    return op->emitOpError("expects int8 kernels and f32 compute with "
+                           "'dynamic_int8'");
+  if (int8)
     return verifyInt8Kernels(op, wi, wh);
   return verifyElementTypes(op, {wi, wh, bi, bh});
 }

@@ -846,3 +846,21 @@ func.func @negative_bf16_compute_simple_f32_carry(%x: tensor<8x5xf32>, %h: tenso
   %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) {compute_type = bf16, carry_type = f32} : tensor<8x5xf32>, tensor<8x6xf32>, tensor<5x6xbf16>, tensor<6x6xbf16>
   return
 }
+
+// -----
+
+/// `dynamic_int8` (activations: dynamic) quantizes f32 activations against
+/// int8 kernels: not with float kernels, nor with bf16 compute.
+func.func @negative_dynamic_int8_float_kernels(%x: tensor<3x2xf32>, %h: tensor<3x1xf32>, %wi: tensor<2x1xf32>, %wh: tensor<1x1xf32>) {
+  // expected-error @+1 {{'rnn.simple_cell' op expects int8 kernels and f32 compute with 'dynamic_int8'}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) {dynamic_int8} : tensor<3x2xf32>, tensor<3x1xf32>, tensor<2x1xf32>, tensor<1x1xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dynamic_int8_bf16_compute(%x: tensor<3x2xf32>, %h: tensor<3x1xf32>, %wi: tensor<2x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>, %wh: tensor<1x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>) {
+  // expected-error @+1 {{'rnn.simple_cell' op expects int8 kernels and f32 compute with 'dynamic_int8'}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) residual {compute_type = bf16, carry_type = bf16, dynamic_int8} : tensor<3x2xf32>, tensor<3x1xf32>, tensor<2x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>, tensor<1x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>
+  return
+}

@@ -92,6 +92,9 @@ struct CaseConfig {
   std::string paramDtype;
   /// `quantize: {weights: int8}`.
   bool int8Weights = false;
+  /// `quantize: {weights: int8, activations: dynamic}`: the LLVM path only
+  /// on hosts with AVX-512 VNNI (elsewhere rnnc rejects it), C anywhere.
+  bool int8Dynamic = false;
   /// Non-empty: the model-wide `dtype` ("bfloat16"): bf16 compute.
   std::string dtype;
   /// bf16 compute somewhere in the model. rnnc and the reference round at
@@ -124,7 +127,9 @@ std::string toYaml(const CaseConfig &config) {
     os << "padded_outputs: zeros\n";
   if (!config.paramDtype.empty())
     os << "param_dtype: " << config.paramDtype << "\n";
-  if (config.int8Weights)
+  if (config.int8Dynamic)
+    os << "quantize: {weights: int8, activations: dynamic}\n";
+  else if (config.int8Weights)
     os << "quantize: {weights: int8}\n";
   if (!config.dtype.empty())
     os << "dtype: " << config.dtype << "\n";
@@ -354,6 +359,17 @@ using EquivalenceParam = std::tuple<CaseConfig, Emit, Optimize>;
 
 class EquivalenceTest : public testing::TestWithParam<EquivalenceParam> {};
 
+/// Whether this host runs dynamic int8 activations (rnnc's own test).
+bool hostHasVNNI() {
+  llvm::Expected<CodegenOptions> options =
+      selectCodegenOptions({}, CodegenPath::LLVM, Optimize::Default);
+  if (!options) {
+    llvm::consumeError(options.takeError());
+    return false;
+  }
+  return options->int8Dot;
+}
+
 TEST_P(EquivalenceTest, MatchesReference) {
   const CaseConfig &config = std::get<0>(GetParam());
   Emit emit = std::get<1>(GetParam());
@@ -374,6 +390,8 @@ TEST_P(EquivalenceTest, MatchesReference) {
 
   std::optional<spec::Model> model = spec::parseModel(sourceMgr, 1, ctx);
   ASSERT_TRUE(model) << diagnostics;
+  if (config.int8Dynamic && emit != Emit::C && !hostHasVNNI())
+    GTEST_SKIP() << "dynamic int8 activations need AVX-512 VNNI";
   std::mt19937 rng(std::hash<std::string>()(config.name) & 0xffffffff);
   ParamTree tree = randomWeights(*model, rng);
   auto params = bindParams(*model, tree, "random", sourceMgr, ctx);
@@ -1084,6 +1102,30 @@ std::vector<CaseConfig> cases() {
   int8Batch.layers[0].features = 64;
   int8Batch.timeBlockBytes = 1;
   all.push_back(int8Batch);
+  // Dynamic int8 activations: the reference quantizes each row of x and h
+  // as rnnc does (float32 maths) and sums the int8 products exactly. Sizes
+  // where vpdpbusd runs (K % 4 == 0, N % 16 == 0): batch 1 at H=16 (one
+  // block of 1 row x 4 panels), batch 4 at H=32 (2 blocks of 4 rows x 4
+  // panels, weights packed block by block) with lengths and reverse; and
+  // where it does not (I = 3, GRU's 3 x 8 columns: the generic int32
+  // vector code).
+  for (auto [batch, features] : {std::pair{1, 16}, std::pair{4, 32}}) {
+    CaseConfig dyn;
+    dyn.name = "int8_dynamic_lstm_b" + std::to_string(batch) + "_h" +
+               std::to_string(features);
+    dyn.int8Dynamic = true;
+    dyn.batch = {batch};
+    dyn.time = 7;
+    dyn.features = "8";
+    dyn.layers[0].features = features;
+    dyn.layers[0].reverse = batch == 4;
+    all.push_back(dyn);
+  }
+  CaseConfig int8DynStack = whole(
+      "int8_dynamic_lstm_gru_dense",
+      {lstm, gru, head("type: Dense, features: 3, activation: tanh")});
+  int8DynStack.int8Dynamic = true;
+  all.push_back(int8DynStack);
   CaseConfig int8Bidi;
   int8Bidi.name = "int8_weights_bidirectional_lstm_gru_add";
   int8Bidi.int8Weights = true;

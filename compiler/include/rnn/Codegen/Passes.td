@@ -366,6 +366,28 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def RNNVNNIMatmulsPass : Pass<"rnn-vnni-matmuls"> {
+  let summary = "i8 x i8 -> i32 matmuls by constant weights on vpdpbusd";
+  let description = [{
+    For AVX-512 VNNI targets: each `linalg.matmul` (on static tensors) of
+    signed i8 activations (M x K, K a multiple of 4) by constant signed i8
+    weights (K x N, N a multiple of 16) into an i32 zero fill, as dynamic
+    int8 activations leave them, becomes register-blocked vector code on
+    `llvm.x86.avx512.vpdpbusd.512` (an `llvm.call_intrinsic`). The weights
+    are repacked at compile time as [N/16c][K/4][c x 16 x 4] bytes (blocks
+    of c 16-column panels, k in groups of 4 interleaved, so a block reads
+    one contiguous stream); each group of 4 activation bytes
+    is broadcast to the 16 lanes with its sign bits flipped (q + 128,
+    unsigned, as vpdpbusd wants), and each column's 128 * sum_k w_kj, a
+    constant, is subtracted from the finished sum: the result is exactly
+    the signed sum. Blocks of up to 4 rows x 16 accumulators, column blocks
+    outermost. Other matmuls are left alone.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect", "mlir::arith::ArithDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
 def RNNPackWeightPanelsPass : Pass<"rnn-pack-weight-panels"> {
   let summary = "store constant matrices in the order register blocks read them";
   let description = [{

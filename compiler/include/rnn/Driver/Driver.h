@@ -126,10 +126,12 @@ mlir::LogicalResult runModel(const LoadedModel &loaded,
 /// `rnnc check --quantize int8 --inputs IN.npz`: compiles and runs the
 /// (float) model and its `quantize: {weights: int8}` version on the arrays
 /// in `inputsPath`, and prints every output's max and mean absolute
-/// deviation of the int8 one from the float one.
+/// deviation of the int8 one from the float one. `dynamic` (`--quantize
+/// int8-dynamic`) quantizes the activations too (`activations: dynamic`).
 mlir::LogicalResult printQuantizationDeviation(const LoadedModel &loaded,
                                                const llvm::SourceMgr &sourceMgr,
                                                llvm::StringRef inputsPath,
+                                               bool dynamic,
                                                llvm::raw_ostream &os,
                                                mlir::MLIRContext &ctx);
 

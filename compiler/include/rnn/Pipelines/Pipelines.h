@@ -35,6 +35,10 @@ struct CodegenOptions {
   /// turns it off: its chunks start at any step, so a step's order must not
   /// depend on where in a call it runs.
   bool alternateSweeps = true;
+  /// AVX-512 VNNI (vpdpbusd on 512-bit registers, LLVM path): the int8 x
+  /// int8 matmuls of dynamic int8 activations run on it (rnn-vnni-matmuls).
+  /// Without it `activations: dynamic` is rejected at its spec line.
+  bool int8Dot = false;
   /// RAM-lean code (rnnc --optimize=ram): scratch memory independent of
   /// T, the input projection computed step by step inside the recurrence.
   bool ramLean = false;

@@ -81,6 +81,10 @@ struct Cell {
   /// ConvLSTMCell keeps float32 kernels): its kernels are stored as int8
   /// with one float32 scale per output column, set when parsing ends.
   bool int8Weights = false;
+  /// `quantize: {weights: int8, activations: dynamic}` applies to this cell:
+  /// the left operand of each of its two matmuls is quantized to int8 per
+  /// row at every step (docs/Semantics.md#dynamic-int8-activations).
+  bool int8Activations = false;
   /// The cell's `dtype` (Flax's computation type), else the model's: bf16
   /// compute rounds where Flax's bf16 cell does (docs/Semantics.md).
   ParamDtype dtype = ParamDtype::Float32;
@@ -178,6 +182,11 @@ struct Model {
   ParamDtype paramDtype = ParamDtype::Float32;
   /// `quantize: {weights: int8}` (an rnnc extension; Flax has none).
   bool int8Weights = false;
+  /// `activations: dynamic` too: the dense cells quantize their matmuls'
+  /// left operands per row on the fly; `int8ActivationsLoc` is its value,
+  /// where a path or target that cannot run it is reported.
+  bool int8Activations = false;
+  llvm::SMLoc int8ActivationsLoc;
   std::vector<int64_t> batch;    ///< batch dims (maxima when run-time), possibly empty
   /// Per batch dim: `{max: N}`, its actual size (1..N) is a run-time
   /// argument of the entry point (`batch_<d>`).
@@ -231,6 +240,9 @@ const char *stringify(Merge merge);
 /// whose params are bfloat16 (param_dtype or dtype) cannot: the name of its
 /// layer, else std::nullopt.
 std::optional<std::string> applyInt8Weights(Model &model);
+/// `activations: dynamic` on top of applyInt8Weights: every cell with int8
+/// weights also quantizes its activations (Dense layers stay weight-only).
+void applyInt8Activations(Model &model);
 
 const char *stringify(ParamsLayout layout);  ///< "linen", "nnx"
 const char *stringify(InitialCarry carry);   ///< "zeros", "input"

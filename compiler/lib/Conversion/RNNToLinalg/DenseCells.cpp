@@ -45,7 +45,11 @@ struct BF16Compute {
     auto carry = op->getAttrOfType<TypeAttr>("carry_type");
     on = compute && compute.getValue().isBF16();
     bf16Carries = on && carry && carry.getValue().isBF16();
+    dynamicInt8 = op->hasAttr("dynamic_int8");
   }
+  /// Not bf16 but the other compute mode of the products: `dynamic_int8`,
+  /// int8 activations quantized per row (the verifier excludes both).
+  bool dynamicInt8 = false;
 };
 
 /// The scalar helpers of a bf16 body: `round` is B(v), `act` an activation
@@ -101,8 +105,12 @@ struct DenseCell {
     // (linalg.matmul widens its operands to the accumulator's type).
     auto [wiStorage, si] = splitInt8Kernel(rewriter, loc, wi);
     auto [whStorage, sh] = splitInt8Kernel(rewriter, loc, wh);
-    products = {emitMatmul(rewriter, loc, x, wiStorage),
-                emitMatmul(rewriter, loc, h, whStorage),
+    auto matmul = [&](Value lhs, Value rhs) {
+      return bf16.dynamicInt8 ? emitDynamicInt8Matmul(rewriter, loc, lhs, rhs)
+                              : emitMatmul(rewriter, loc, lhs, rhs);
+    };
+    products = {matmul(x, wiStorage),
+                matmul(h, whStorage),
                 bi,
                 bh,
                 numGates,

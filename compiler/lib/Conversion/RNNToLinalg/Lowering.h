@@ -73,6 +73,12 @@ Value zeroTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 /// `lhs @ rhs` (M x K times K x N) accumulated into zeros.
 Value emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
 
+/// `lhs @ rhs` with dynamic int8 activations (DynamicInt8.cpp): `lhs` (f32,
+/// M x K) quantized per row to i8, times the i8 storage `rhs` (K x N) summed
+/// in i32, times each row's scale (f32, M x N). The columns' scales are the
+/// caller's, as with weight-only int8.
+Value emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
+
 //===----------------------------------------------------------------------===//
 // Gate maths
 //===----------------------------------------------------------------------===//

@@ -42,6 +42,11 @@ def RNN_Int8PerChannel
     : Type<CPred<"::mlir::rnn::isInt8PerChannelType($_self)">,
            "int8 per-output-channel quantized type">;
 def RNN_KernelTensor : StaticShapeTensorOf<[AnyFloat, RNN_Int8PerChannel]>;
+// `dynamic_int8` (a unit attribute of the dense cells, needs int8 kernels;
+// `quantize: {weights: int8, activations: dynamic}`): the left operand of
+// each matmul (input, h) is quantized per row at every step, symmetric, to
+// int8 with scale max|row| / 127; the sums are int32 and each is then
+// multiplied by its row's and its column's scale (docs/Semantics.md).
 
 // The operands shared by gated cells: input, fused kernels, optional biases.
 class RNN_GatedCellOp<string mnemonic, int gates, list<Trait> traits = []>
@@ -82,7 +87,8 @@ def RNN_LSTMCellOp : RNN_GatedCellOp<"lstm_cell", 4,
       Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
-      OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type);
+      OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type,
+      UnitAttr:$dynamic_int8);
   let results = (outs RNN_FloatTensor:$new_c, RNN_FloatTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $c `,` $h `)` `kernels` `(` $wi `,` $wh `)`
@@ -114,7 +120,8 @@ def RNN_GRUCellOp : RNN_GatedCellOp<"gru_cell", 3,
       Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
-      OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type);
+      OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type,
+      UnitAttr:$dynamic_int8);
   let results = (outs RNN_FloatTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
@@ -147,7 +154,8 @@ def RNN_MGUCellOp : RNN_GatedCellOp<"mgu_cell", 2,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
       DefaultValuedAttr<BoolAttr, "true">:$reset_gate,
-      OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type);
+      OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type,
+      UnitAttr:$dynamic_int8);
   let results = (outs RNN_FloatTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
@@ -172,7 +180,8 @@ def RNN_SimpleCellOp : RNN_GatedCellOp<"simple_cell", 1,
       Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
       UnitAttr:$residual,
-      OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type);
+      OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type,
+      UnitAttr:$dynamic_int8);
   let results = (outs RNN_FloatTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`

@@ -1,0 +1,89 @@
+// RUN: rnn-opt %s --rnn-vnni-matmuls --split-input-file | FileCheck %s
+
+/// i8 x i8 -> i32 by constant weights (dynamic int8 activations): the
+/// weights packed as [N/16][K/4][16 x 4] (here 1 panel, 1 group: column j's
+/// 4 weights w[0..3, j] = 1, 2, 3, 4 side by side), the compensation
+/// 128 * sum_k w_kj = 1280 per column, one accumulator per row (2 rows x 1
+/// panel) through the loop over the K/4 groups, the 4 activation bytes of a
+/// row broadcast to the 16 lanes with their sign bits flipped (q + 128).
+
+// CHECK-LABEL: func.func @one_panel
+// CHECK-DAG: %[[PACKED:.*]] = arith.constant dense<{{\[\[\[}}1, 2, 3, 4, 1, 2, 3, 4, {{.*}}, 1, 2, 3, 4]]]> : tensor<1x1x64xi8>
+// CHECK-DAG: %[[COMP:.*]] = arith.constant dense<1280> : tensor<16xi32>
+// CHECK-DAG: %[[SIGNS:.*]] = arith.constant dense<-2139062144> : vector<16xi32>
+// CHECK: scf.for {{.*}} iter_args(%[[OUT:.*]] = {{.*}}) -> (tensor<2x16xi32>)
+// CHECK:   scf.for %[[I:[^ ]*]] = {{.*}} to %c2{{.*}} step %c2{{.*}} iter_args(%[[OUT2:.*]] = %[[OUT]])
+// CHECK:     %[[K:.*]]:2 = scf.for %[[G:[^ ]*]] = %c0{{.*}} to %c1{{.*}} step %c1{{.*}} iter_args({{.*}}) -> (vector<16xi32>, vector<16xi32>)
+// CHECK:       %[[A:.*]] = vector.transfer_read %{{.*}} : tensor<2x4xi8>, vector<4xi8>
+// CHECK:       vector.bitcast %[[A]] : vector<4xi8> to vector<1xi32>
+// CHECK:       vector.broadcast {{.*}} : i32 to vector<16xi32>
+// CHECK:       arith.xori {{.*}}, %[[SIGNS]] : vector<16xi32>
+// CHECK:       vector.bitcast {{.*}} : vector<16xi32> to vector<64xi8>
+// CHECK:       vector.transfer_read %[[PACKED]]{{.*}} : tensor<1x1x64xi8>, vector<64xi8>
+// CHECK:       llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"({{.*}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// CHECK:       llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK:       scf.yield
+// CHECK:     vector.transfer_read %[[COMP]]
+// CHECK:     arith.subi %[[K]]#0
+// CHECK:     vector.transfer_write
+// CHECK:     arith.subi %[[K]]#1
+// CHECK:     vector.transfer_write
+// CHECK-NOT: linalg.matmul
+func.func @one_panel(%q: tensor<2x4xi8>) -> tensor<2x16xi32> {
+  %w = arith.constant dense<[[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                             [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+                             [3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3],
+                             [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]]> : tensor<4x16xi8>
+  %c0 = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<2x16xi32>
+  %acc = linalg.fill ins(%c0 : i32) outs(%e : tensor<2x16xi32>) -> tensor<2x16xi32>
+  %0 = linalg.matmul ins(%q, %w : tensor<2x4xi8>, tensor<4x16xi8>) outs(%acc : tensor<2x16xi32>) -> tensor<2x16xi32>
+  return %0 : tensor<2x16xi32>
+}
+
+// -----
+
+/// Blocks: 4 rows x 4 panels (16 accumulators) over 8 rows and 8 panels:
+/// two column blocks of 64 (the weights packed block by block, [2][4][4 x
+/// 64]), two row blocks of 4, K/4 = 4 groups.
+
+// CHECK-LABEL: func.func @blocks
+// CHECK: arith.constant dense<-1> : tensor<2x4x256xi8>
+// CHECK: arith.constant dense<-2048> : tensor<128xi32>
+// CHECK: scf.for {{.*}} = %c0{{.*}} to %c128{{.*}} step %c64
+// CHECK:   scf.for {{.*}} = %c0{{.*}} to %c8{{.*}} step %c4
+// CHECK:     scf.for {{.*}} = %c0{{.*}} to %c4{{.*}} step %c1{{.*}} -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// CHECK-COUNT-16: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK-NOT: llvm.call_intrinsic
+// CHECK: scf.yield
+func.func @blocks(%q: tensor<8x16xi8>) -> tensor<8x128xi32> {
+  %w = arith.constant dense<-1> : tensor<16x128xi8>
+  %c0 = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<8x128xi32>
+  %acc = linalg.fill ins(%c0 : i32) outs(%e : tensor<8x128xi32>) -> tensor<8x128xi32>
+  %0 = linalg.matmul ins(%q, %w : tensor<8x16xi8>, tensor<16x128xi8>) outs(%acc : tensor<8x128xi32>) -> tensor<8x128xi32>
+  return %0 : tensor<8x128xi32>
+}
+
+// -----
+
+/// What vpdpbusd cannot take is left alone: K not a multiple of 4, weights
+/// that are not constants, f32 matmuls.
+
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: llvm.call_intrinsic
+// CHECK-COUNT-3: linalg.matmul
+func.func @left_alone(%q: tensor<2x3xi8>, %v: tensor<4x16xi8>, %q4: tensor<2x4xi8>,
+                      %x: tensor<2x4xf32>, %f: tensor<4x16xf32>) -> (tensor<2x16xi32>, tensor<2x16xi32>, tensor<2x16xf32>) {
+  %w = arith.constant dense<1> : tensor<3x16xi8>
+  %c0 = arith.constant 0 : i32
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16xi32>
+  %acc = linalg.fill ins(%c0 : i32) outs(%e : tensor<2x16xi32>) -> tensor<2x16xi32>
+  %ef = tensor.empty() : tensor<2x16xf32>
+  %accf = linalg.fill ins(%z : f32) outs(%ef : tensor<2x16xf32>) -> tensor<2x16xf32>
+  %0 = linalg.matmul ins(%q, %w : tensor<2x3xi8>, tensor<3x16xi8>) outs(%acc : tensor<2x16xi32>) -> tensor<2x16xi32>
+  %1 = linalg.matmul ins(%q4, %v : tensor<2x4xi8>, tensor<4x16xi8>) outs(%acc : tensor<2x16xi32>) -> tensor<2x16xi32>
+  %2 = linalg.matmul ins(%x, %f : tensor<2x4xf32>, tensor<4x16xf32>) outs(%accf : tensor<2x16xf32>) -> tensor<2x16xf32>
+  return %0, %1, %2 : tensor<2x16xi32>, tensor<2x16xi32>, tensor<2x16xf32>
+}
