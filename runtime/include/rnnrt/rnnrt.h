@@ -257,6 +257,62 @@ RNNRT_API rnnrt_status_t rnnrt_capture_last_carry_strided_f32(
     int64_t out_row_stride);
 
 /*===----------------------------------------------------------------------===*
+ * Parallel runs
+ *===----------------------------------------------------------------------===*/
+
+/* The parallel-for hook of `<name>_run_parallel`: the caller decides how
+ * tasks run, so generated code never creates threads and keeps no state.
+ * A hook runs task(task_ctx, i) for every i in [0, num_tasks), in any order
+ * and possibly concurrently, and returns when all of them have returned
+ * (that return is the barrier). |ctx| is the hook's own argument (a pool).
+ * The generated header repeats these typedefs under the same guard, so it
+ * needs no include of this file. */
+#ifndef RNNRT_PARALLEL_TYPES
+#define RNNRT_PARALLEL_TYPES
+typedef void (*rnnrt_task_fn)(void *task_ctx, int32_t task);
+typedef void (*rnnrt_parallel_for)(void *ctx, int32_t num_tasks,
+                                   rnnrt_task_fn task, void *task_ctx);
+#endif
+
+/** The hook without threads: the tasks in order on the calling thread;
+ * |ctx| is ignored. Available everywhere, bare metal included. */
+RNNRT_API void rnnrt_serial_for(void *ctx, int32_t num_tasks,
+                                rnnrt_task_fn task, void *task_ctx);
+
+/* A pthread pool, the default hook on machines with threads. Not built with
+ * RNNRT_NO_THREADS (the CMake option RNNRT_THREADS=OFF, the default for
+ * bare-metal toolchains, and implied where neither __unix__ nor
+ * __APPLE__ is defined): it is the one part of librnnrt that allocates
+ * (the pool, once, at create) and starts threads. */
+#if !defined(RNNRT_NO_THREADS) && !defined(__unix__) && !defined(__APPLE__)
+#define RNNRT_NO_THREADS /* no pthreads: bare metal, or not a POSIX system */
+#endif
+#ifndef RNNRT_NO_THREADS
+typedef struct rnnrt_pool rnnrt_pool;
+
+/** Starts a pool of |threads| threads in all, the caller's included: it
+ * starts |threads| - 1 workers (fewer if the system refuses some; see
+ * rnnrt_pool_threads). Returns NULL when |threads| < 1 or memory is short.
+ * Workers spin for a few hundred microseconds after each job, then sleep. */
+RNNRT_API rnnrt_pool *rnnrt_pool_create(int32_t threads);
+
+/** The threads of |pool|, the caller's included (0 for NULL). */
+RNNRT_API int32_t rnnrt_pool_threads(const rnnrt_pool *pool);
+
+/** Stops and joins the workers and frees |pool| (NULL is a no-op). No
+ * parallel-for may be running on it. */
+RNNRT_API void rnnrt_pool_destroy(rnnrt_pool *pool);
+
+/** The hook for a pool: pass it with the pool as ctx, e.g.
+ * `lstm_run_parallel(..., rnnrt_pool_parallel_for, pool)`. The calling
+ * thread runs tasks too. One parallel-for at a time per pool: calls from
+ * several threads on one pool must be serialized by the caller (use a pool
+ * per calling thread). */
+RNNRT_API void rnnrt_pool_parallel_for(void *ctx, int32_t num_tasks,
+                                       rnnrt_task_fn task, void *task_ctx);
+#endif
+
+/*===----------------------------------------------------------------------===*
  * bfloat16 params
  *===----------------------------------------------------------------------===*/
 
