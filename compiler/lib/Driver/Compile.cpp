@@ -277,7 +277,8 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   compiled.weightsBytes = constantBytes(*module);
   {
     llvm::raw_string_ostream os(compiled.header);
-    if (llvm::Error error = emitHeader(*module, loaded.model, os)) {
+    if (llvm::Error error =
+            emitHeader(*module, loaded.model, os, codegen.blockRows)) {
       emitError(module->getLoc()) << llvm::toString(std::move(error));
       return failure();
     }
