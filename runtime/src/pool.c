@@ -21,6 +21,8 @@
  * wake-up is lost (the counters and the conditions are sequentially
  * consistent atomics).
  *
+ * The caller gives the pool its memory (rnnrt_pool_size), so librnnrt
+ * still refers to no allocator; the threads' stacks are the system's.
  * Only built where pthreads exist (RNNRT_NO_THREADS leaves it out).
  *
  *===----------------------------------------------------------------------===*/
@@ -35,7 +37,7 @@
 #ifndef RNNRT_NO_THREADS
 
 #include <pthread.h>
-#include <stdlib.h>
+#include <stddef.h>
 
 /* Spin iterations before blocking: a few hundred microseconds, longer than
  * the gap between two steps of a running model, far shorter than the gap
@@ -133,23 +135,25 @@ static void wait_for_workers(rnnrt_pool *pool) {
   pthread_mutex_unlock(&pool->mutex);
 }
 
-rnnrt_pool *rnnrt_pool_create(int32_t threads) {
+/* The pool's struct, then its workers' handles, from a 64-byte boundary
+ * (the fields the threads share sit on their own cache lines, not on the
+ * caller's neighbouring data). */
+size_t rnnrt_pool_size(int32_t threads) {
+  if (threads < 1)
+    return 0;
+  return 63 + sizeof(rnnrt_pool) + (size_t)(threads - 1) * sizeof(pthread_t);
+}
+
+rnnrt_pool *rnnrt_pool_init(void *memory, int32_t threads) {
   rnnrt_pool *pool;
   int32_t i;
-  if (threads < 1)
+  if (!memory || threads < 1)
     return NULL;
-  pool = (rnnrt_pool *)calloc(1, sizeof *pool);
-  if (!pool)
-    return NULL;
+  pool = (rnnrt_pool *)(void *)((char *)memory +
+                                (64 - (uintptr_t)memory % 64) % 64);
+  memset(pool, 0, sizeof *pool);
   pool->threads = threads;
-  if (threads > 1) {
-    pool->workers = (pthread_t *)calloc((size_t)(threads - 1),
-                                        sizeof *pool->workers);
-    if (!pool->workers) {
-      free(pool);
-      return NULL;
-    }
-  }
+  pool->workers = (pthread_t *)(void *)(pool + 1);
   pthread_mutex_init(&pool->mutex, NULL);
   pthread_cond_init(&pool->job_posted, NULL);
   pthread_cond_init(&pool->job_done, NULL);
@@ -180,8 +184,6 @@ void rnnrt_pool_destroy(rnnrt_pool *pool) {
   pthread_cond_destroy(&pool->job_done);
   pthread_cond_destroy(&pool->job_posted);
   pthread_mutex_destroy(&pool->mutex);
-  free(pool->workers);
-  free(pool);
 }
 
 void rnnrt_pool_parallel_for(void *ctx, int32_t num_tasks, rnnrt_task_fn task,

@@ -107,31 +107,37 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
       run + "(" + join([](const Param &p) { return p.name; }) + ")";
   std::string reason = serialReason(entry, model);
   std::string align = prefix + "WORKSPACE_ALIGNAS";
+  std::string inlineMacro = prefix + "PARALLEL_INLINE";
 
   os << "/* Parallel runs: " << run << "_parallel is " << run
      << " with a parallel-for hook,\n"
      << " * e.g. librnnrt's pool (rnnrt.h):\n"
-     << " *   rnnrt_pool *pool = rnnrt_pool_create(2);\n"
+     << " *   rnnrt_pool *pool = rnnrt_pool_init(malloc(rnnrt_pool_size(2)), 2);\n"
      << " *   " << run << "_parallel(<" << run
      << "'s arguments>, rnnrt_pool_parallel_for, pool);\n"
      << " * It returns what " << run
      << " returns, bit for bit, and fn == NULL runs serially.\n"
      << " * The workspace must hold " << prefix
-     << "PARALLEL_WORKSPACE_SIZE bytes. */\n"
+     << "WORKSPACE_SIZE_PARALLEL bytes. */\n"
      << "#ifndef RNNRT_PARALLEL_TYPES\n#define RNNRT_PARALLEL_TYPES\n"
      << "typedef void (*rnnrt_task_fn)(void *task_ctx, int32_t task);\n"
      << "typedef void (*rnnrt_parallel_for)(void *ctx, int32_t num_tasks,\n"
      << "                                   rnnrt_task_fn task, void "
-        "*task_ctx);\n#endif\n";
+        "*task_ctx);\n#endif\n"
+     // Not a warning in a file that includes the header and calls neither.
+     << "#if defined(__GNUC__) || defined(__clang__)\n"
+     << "#define " << inlineMacro
+     << " static inline __attribute__((unused))\n#else\n"
+     << "#define " << inlineMacro << " static inline\n#endif\n";
 
   if (!reason.empty()) {
     os << "#define " << prefix << "PARALLEL_TASKS 1 /* serial: " << reason
        << " */\n"
-       << "#define " << prefix << "PARALLEL_WORKSPACE_SIZE " << prefix
+       << "#define " << prefix << "WORKSPACE_SIZE_PARALLEL " << prefix
        << "WORKSPACE_SIZE\n"
        << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << prefix
        << "WORKSPACE(name)\n"
-       << "static inline int32_t " << run << "_parallel(" << signature
+       << inlineMacro << " int32_t " << run << "_parallel(" << signature
        << ") {\n"
        << "  (void)fn;\n  (void)ctx;\n  return " << serialCall << ";\n}\n\n";
     return llvm::Error::success();
@@ -146,11 +152,11 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
      << "/* A task's part of the workspace, and the whole. */\n"
      << "#define " << prefix << "PARALLEL_WORKSPACE_STRIDE ((" << prefix
      << "WORKSPACE_SIZE + 63) / 64 * 64)\n"
-     << "#define " << prefix << "PARALLEL_WORKSPACE_SIZE (" << prefix
+     << "#define " << prefix << "WORKSPACE_SIZE_PARALLEL (" << prefix
      << "PARALLEL_TASKS * " << prefix << "PARALLEL_WORKSPACE_STRIDE)\n"
      << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << align
      << " float name[(" << prefix
-     << "PARALLEL_WORKSPACE_SIZE + sizeof(float) - 1) / sizeof(float) + 1]\n";
+     << "WORKSPACE_SIZE_PARALLEL + sizeof(float) - 1) / sizeof(float) + 1]\n";
 
   // The call's arguments, each task's rows and its status.
   os << "typedef struct {\n";
@@ -161,7 +167,7 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
      << "  int32_t first[2], rows[2], status[2];\n"
      << "} " << callType << ";\n";
 
-  os << "static inline void " << model.name
+  os << inlineMacro << " void " << model.name
      << "_parallel_task(void *task_ctx, int32_t task) {\n"
      << "  " << callType << " *c = (" << callType << " *)task_ctx;\n"
      << "  int64_t r = c->first[task];\n"
@@ -178,7 +184,7 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
   }
   os << ");\n}\n";
 
-  os << "static inline int32_t " << run << "_parallel(" << signature
+  os << inlineMacro << " int32_t " << run << "_parallel(" << signature
      << ") {\n"
      << "  " << callType << " c;\n  int32_t rows;\n";
   // Anything _run could reject, it reports itself on a serial run.

@@ -38,6 +38,7 @@
 #ifndef RNNRT_RNNRT_H
 #define RNNRT_RNNRT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -282,25 +283,31 @@ RNNRT_API void rnnrt_serial_for(void *ctx, int32_t num_tasks,
 /* A pthread pool, the default hook on machines with threads. Not built with
  * RNNRT_NO_THREADS (the CMake option RNNRT_THREADS=OFF, the default for
  * bare-metal toolchains, and implied where neither __unix__ nor
- * __APPLE__ is defined): it is the one part of librnnrt that allocates
- * (the pool, once, at create) and starts threads. */
+ * __APPLE__ is defined): the one part of librnnrt that starts threads. */
 #if !defined(RNNRT_NO_THREADS) && !defined(__unix__) && !defined(__APPLE__)
 #define RNNRT_NO_THREADS /* no pthreads: bare metal, or not a POSIX system */
 #endif
 #ifndef RNNRT_NO_THREADS
 typedef struct rnnrt_pool rnnrt_pool;
 
-/** Starts a pool of |threads| threads in all, the caller's included: it
- * starts |threads| - 1 workers (fewer if the system refuses some; see
- * rnnrt_pool_threads). Returns NULL when |threads| < 1 or memory is short.
- * Workers spin for a few hundred microseconds after each job, then sleep. */
-RNNRT_API rnnrt_pool *rnnrt_pool_create(int32_t threads);
+/** Bytes of memory for a pool of |threads| threads (0 when |threads| < 1);
+ * any alignment. */
+RNNRT_API size_t rnnrt_pool_size(int32_t threads);
+
+/** Starts a pool of |threads| threads in all, the caller's included, in
+ * |memory| (rnnrt_pool_size(threads) bytes the caller keeps until
+ * rnnrt_pool_destroy; librnnrt allocates nothing): it starts |threads| - 1
+ * workers (fewer if the system refuses some; see rnnrt_pool_threads).
+ * Returns NULL when |memory| is NULL or |threads| < 1. Workers spin for a
+ * few hundred microseconds after each job, then sleep. E.g.
+ *   rnnrt_pool *pool = rnnrt_pool_init(malloc(rnnrt_pool_size(2)), 2); */
+RNNRT_API rnnrt_pool *rnnrt_pool_init(void *memory, int32_t threads);
 
 /** The threads of |pool|, the caller's included (0 for NULL). */
 RNNRT_API int32_t rnnrt_pool_threads(const rnnrt_pool *pool);
 
-/** Stops and joins the workers and frees |pool| (NULL is a no-op). No
- * parallel-for may be running on it. */
+/** Stops and joins the workers (NULL is a no-op); the memory is then the
+ * caller's again. No parallel-for may be running on it. */
 RNNRT_API void rnnrt_pool_destroy(rnnrt_pool *pool);
 
 /** The hook for a pool: pass it with the pool as ctx, e.g.

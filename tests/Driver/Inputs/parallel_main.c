@@ -32,7 +32,10 @@ static float uniform(void) {
 
 int main(void) {
   static const int32_t counts[] = {1, 3, 8, 9, 13, ROWS};
-  rnnrt_pool *pool = rnnrt_pool_create(2);
+  static char pool_memory[4096];
+  rnnrt_pool *pool = rnnrt_pool_size(2) <= sizeof pool_memory
+                         ? rnnrt_pool_init(pool_memory, 2)
+                         : NULL;
   size_t k;
   int i, failures = 0;
   int32_t status;

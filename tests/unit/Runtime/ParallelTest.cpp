@@ -18,6 +18,16 @@
 
 namespace {
 
+// A pool in memory of its own, freed with it.
+struct Pool {
+  std::vector<char> memory;
+  rnnrt_pool *pool;
+  explicit Pool(int threads)
+      : memory(rnnrt_pool_size(threads)),
+        pool(rnnrt_pool_init(memory.data(), threads)) {}
+  ~Pool() { rnnrt_pool_destroy(pool); }
+};
+
 struct Counts {
   std::vector<std::atomic<int>> hits;
   explicit Counts(int n) : hits(n) {}
@@ -47,27 +57,31 @@ TEST(ParallelTest, SerialRunsTasksInOrder) {
 }
 
 TEST(ParallelTest, PoolRejectsNoThreads) {
-  EXPECT_EQ(rnnrt_pool_create(0), nullptr);
-  EXPECT_EQ(rnnrt_pool_create(-3), nullptr);
+  char memory[1024];
+  EXPECT_EQ(rnnrt_pool_size(0), 0u);
+  EXPECT_EQ(rnnrt_pool_init(memory, 0), nullptr);
+  EXPECT_EQ(rnnrt_pool_init(memory, -3), nullptr);
+  EXPECT_EQ(rnnrt_pool_init(nullptr, 2), nullptr);
   EXPECT_EQ(rnnrt_pool_threads(nullptr), 0);
   rnnrt_pool_destroy(nullptr);
 }
 
 TEST(ParallelTest, PoolRunsEachTaskOnce) {
   for (int threads : {1, 2, 3}) {
-    rnnrt_pool *pool = rnnrt_pool_create(threads);
+    Pool owner(threads);
+    rnnrt_pool *pool = owner.pool;
     ASSERT_NE(pool, nullptr);
     EXPECT_EQ(rnnrt_pool_threads(pool), threads);
     for (int tasks : {0, 1, 2, 3, 7, 64})
       expectEachOnce(rnnrt_pool_parallel_for, pool, tasks);
-    rnnrt_pool_destroy(pool);
   }
 }
 
 // A barrier per step, as a batch-1 recurrence uses it: many back-to-back
 // jobs whose tasks read what the previous job wrote.
 TEST(ParallelTest, PoolIsABarrierBetweenJobs) {
-  rnnrt_pool *pool = rnnrt_pool_create(2);
+  Pool owner(2);
+  rnnrt_pool *pool = owner.pool;
   ASSERT_NE(pool, nullptr);
   struct Step {
     int values[2][2] = {{0, 0}, {0, 0}};
@@ -87,22 +101,22 @@ TEST(ParallelTest, PoolIsABarrierBetweenJobs) {
     rnnrt_pool_parallel_for(pool, 2, task, &state);
   }
   EXPECT_TRUE(state.ok);
-  rnnrt_pool_destroy(pool);
 }
 
 // After the spin window the workers sleep; a job then still wakes them.
 TEST(ParallelTest, PoolWakesSleepingWorkers) {
-  rnnrt_pool *pool = rnnrt_pool_create(2);
+  Pool owner(2);
+  rnnrt_pool *pool = owner.pool;
   ASSERT_NE(pool, nullptr);
   for (int round = 0; round < 3; ++round) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     expectEachOnce(rnnrt_pool_parallel_for, pool, 2);
   }
-  rnnrt_pool_destroy(pool);
 }
 
 TEST(ParallelTest, PoolUsesAnotherThread) {
-  rnnrt_pool *pool = rnnrt_pool_create(2);
+  Pool owner(2);
+  rnnrt_pool *pool = owner.pool;
   ASSERT_NE(pool, nullptr);
   struct Seen {
     std::mutex mutex;
@@ -117,7 +131,6 @@ TEST(ParallelTest, PoolUsesAnotherThread) {
   };
   rnnrt_pool_parallel_for(pool, 2, task, &seen);
   EXPECT_EQ(seen.ids.size(), 2u);
-  rnnrt_pool_destroy(pool);
 }
 
 } // namespace
