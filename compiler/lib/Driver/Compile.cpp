@@ -258,7 +258,11 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   CodegenOptions codegen = *selected;
   codegen.timeBlockBytes = options.timeBlockBytes;
   codegen.timeBlockRows = options.timeBlockRows;
-  codegen.alternateSweeps = !loaded.model.stream;
+  // A chunk of a stream starts at any step, and a task of
+  // <name>_run_parallel runs any part of the rows: a step's and a row's
+  // order of summation must not depend on where in a call it runs.
+  codegen.alternateSweeps =
+      !loaded.model.stream && !splitsParallelRows(loaded.model);
   // CompileOptions' override of the vector block (the equivalence suite's
   // AVX-512 block on any host).
   if (codegen.path == CodegenPath::LLVM && !codegen.scalarMatmuls) {

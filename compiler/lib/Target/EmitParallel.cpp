@@ -11,7 +11,11 @@
 // a contiguous part of the rows, a whole number of the register block's
 // rows, with every array offset to that part and its own part of the
 // workspace; a row's sums are those of a serial run, so the result is
-// bit-identical. It splits only from 2 x the block's rows, and checks
+// bit-identical (such a model is compiled without alternating sweeps, as a
+// stream is: a row's order of summation then does not depend on the row
+// blocks and time blocks of the call it runs in; with them, a task of half
+// the rows sums some steps in the other direction). It splits only from
+// 2 x the block's rows, and checks
 // every argument first: whatever <name>_run could reject (a NULL pointer,
 // the workspace's alignment, the row count, a length, a token id) makes it
 // run <name>_run serially instead, which then returns the status, so no
@@ -30,6 +34,23 @@
 using namespace mlir;
 using namespace rnnc;
 
+/// Why the spec alone rules out a row split, or empty.
+static std::string modelSerialReason(const spec::Model &model) {
+  if (!model.hasRuntimeBatch())
+    return "a static batch (declare it `input.batch: [{max: N}]` to split rows)";
+  if (model.batch.size() != 1)
+    return "more than one batch dim";
+  if (model.timeMajor)
+    return "a time-major layout (rows not contiguous)";
+  if (model.runtimeTime)
+    return "a run-time time";
+  return "";
+}
+
+bool rnnc::splitsParallelRows(const spec::Model &model) {
+  return modelSerialReason(model).empty();
+}
+
 namespace {
 
 struct Param {
@@ -42,14 +63,8 @@ struct Param {
 
 /// Why the rows cannot be split, or empty when they can.
 std::string serialReason(func::FuncOp entry, const spec::Model &model) {
-  if (!model.hasRuntimeBatch())
-    return "a static batch (declare it `input.batch: [{max: N}]` to split rows)";
-  if (model.batch.size() != 1)
-    return "more than one batch dim";
-  if (model.timeMajor)
-    return "a time-major layout (rows not contiguous)";
-  if (model.runtimeTime)
-    return "a run-time time";
+  if (std::string reason = modelSerialReason(model); !reason.empty())
+    return reason;
   for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
     if (entry.getArgAttr(i, rnn::kWorkspaceAttrName))
       continue;
