@@ -15,11 +15,11 @@
 // stream is: a row's order of summation then does not depend on the row
 // blocks and time blocks of the call it runs in; with them, a task of half
 // the rows sums some steps in the other direction). It splits only from
-// 2 x the block's rows, and checks
-// every argument first: whatever <name>_run could reject (a NULL pointer,
-// the workspace's alignment, the row count, a length, a token id) makes it
-// run <name>_run serially instead, which then returns the status, so no
-// task can fail after another has written. Every other model gets a serial
+// 2 x the block's rows, and checks every argument first: whatever
+// <name>_run could reject (a NULL pointer, the workspace's alignment, the
+// row count, a token id; lengths, should a run-time batch ever take them)
+// makes it run <name>_run serially instead, which then returns the status,
+// so no task can fail after another has written. Every other model gets a serial
 // wrapper, and says so in <NAME>_PARALLEL_TASKS = 1.
 //
 //===----------------------------------------------------------------------===//
