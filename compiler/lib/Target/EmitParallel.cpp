@@ -7,7 +7,7 @@
 // header, built on <name>_run, so both code paths share it.
 //
 // What it splits: the rows of a run-time batch (`input.batch: [{max: N}]`,
-// one batch dim, batch-major, a static time). Each task runs <name>_run on
+// one batch dim, batch-major, a static time, no lengths or token ids). Each task runs <name>_run on
 // a contiguous part of the rows, a whole number of the register block's
 // rows, with every array offset to that part and its own part of the
 // workspace; a row's sums are those of a serial run, so the result is
@@ -17,8 +17,8 @@
 // the rows sums some steps in the other direction). It splits only from
 // 2 x the block's rows, and checks every argument first: whatever
 // <name>_run could reject (a NULL pointer, the workspace's alignment, the
-// row count, a token id; lengths, should a run-time batch ever take them)
-// makes it run <name>_run serially instead, which then returns the status,
+// row count; models with lengths or token ids are not split) makes it run
+// <name>_run serially instead, which then returns the status,
 // so no task can fail after another has written. Every other model gets a serial
 // wrapper, and says so in <NAME>_PARALLEL_TASKS = 1.
 //
@@ -44,6 +44,12 @@ static std::string modelSerialReason(const spec::Model &model) {
     return "a time-major layout (rows not contiguous)";
   if (model.runtimeTime)
     return "a run-time time";
+  // Values _run_parallel does not check before the tasks run (neither
+  // comes with a run-time batch today).
+  if (model.seqLengths)
+    return "sequence lengths";
+  if (model.takesTokens())
+    return "token ids";
   return "";
 }
 
@@ -158,7 +164,6 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
     return llvm::Error::success();
   }
 
-  int64_t time = model.time;
   std::string callType = model.name + "_parallel_call";
   os << "#define " << prefix << "PARALLEL_TASKS 2 /* rows split in two */\n"
      << "/* Rows from which a call splits (2 x the register block's rows;\n"
@@ -211,15 +216,6 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
      << "  rows = *batch_0;\n"
      << "  if (rows < " << prefix << "PARALLEL_MIN_ROWS || rows > " << prefix
      << "BATCH_DIM_0)\n    return " << serialCall << ";\n";
-  if (model.seqLengths)
-    os << "  {\n    int32_t b;\n    for (b = 0; b < rows; ++b)\n"
-       << "      if (seq_lengths[b] < 0 || seq_lengths[b] > " << time
-       << ")\n        return " << serialCall << ";\n  }\n";
-  if (model.takesTokens())
-    os << "  {\n    int64_t i;\n    for (i = 0; i < (int64_t)rows * " << time
-       << "; ++i)\n      if (x[i] < 0 || x[i] >= "
-       << model.layers.front().numEmbeddings << ")\n        return "
-       << serialCall << ";\n  }\n";
   for (const Param &p : params)
     if (!p.rowCount && !p.workspace)
       os << "  c." << p.name << " = " << p.name << ";\n";
