@@ -46,9 +46,10 @@ llvm::Error emitParallelDeclarations(mlir::func::FuncOp entry,
                                      int64_t blockRows, llvm::raw_ostream &os);
 
 /// Whether <name>_run_parallel splits `model`'s rows (a run-time batch of
-/// one dim, batch-major, static time, no lengths or token ids). Such a model must be compiled
-/// without alternating sweeps (CodegenOptions::alternateSweeps), so that a
-/// row's sums do not depend on how many rows run with it.
+/// one dim, batch-major, static time, no lengths or token ids). Such a
+/// model must be compiled without alternating sweeps
+/// (CodegenOptions::alternateSweeps), so that a row's sums do not depend on
+/// how many rows run with it.
 bool splitsParallelRows(const spec::Model &model);
 
 /// The C type of an element of an entry point's buffer: int32_t or float.
