@@ -275,7 +275,11 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   }
   codegen.timeBlockBytes = options.timeBlockBytes;
   codegen.timeBlockRows = options.timeBlockRows;
-  codegen.alternateSweeps = !loaded.model.stream;
+  // A chunk of a stream starts at any step, and a task of
+  // <name>_run_parallel runs any part of the rows: a step's and a row's
+  // order of summation must not depend on where in a call it runs.
+  codegen.alternateSweeps =
+      !loaded.model.stream && !splitsParallelRows(loaded.model);
   // CompileOptions' override of the vector block (the equivalence suite's
   // AVX-512 block on any host).
   if (codegen.path == CodegenPath::LLVM && !codegen.scalarMatmuls) {
@@ -294,7 +298,8 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   compiled.weightsBytes = constantBytes(*module);
   {
     llvm::raw_string_ostream os(compiled.header);
-    if (llvm::Error error = emitHeader(*module, loaded.model, os)) {
+    if (llvm::Error error =
+            emitHeader(*module, loaded.model, os, codegen.blockRows)) {
       emitError(module->getLoc()) << llvm::toString(std::move(error));
       return failure();
     }

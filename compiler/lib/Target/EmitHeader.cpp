@@ -58,9 +58,6 @@ std::string layerDescription(const spec::Layer &layer) {
   return kind;
 }
 
-std::string cType(Type type) {
-  return type.isInteger(32) ? "int32_t" : "float";
-}
 
 /// The workspace's alignment macros and a declaration helper.
 void emitWorkspaceMacros(llvm::raw_ostream &os, StringRef prefix,
@@ -117,6 +114,10 @@ std::string inPlaceCarries(func::FuncOp entry) {
 
 } // namespace
 
+std::string rnnc::cTypeName(Type type) {
+  return type.isInteger(32) ? "int32_t" : "float";
+}
+
 void rnnc::addFootprintToHeader(std::string &header, const spec::Model &model,
                                 const Footprint &footprint) {
   std::string prefix = upper(model.name) + "_";
@@ -165,7 +166,7 @@ static std::string workspaceRemark(const spec::Model &model,
 }
 
 llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
-                             llvm::raw_ostream &os) {
+                             llvm::raw_ostream &os, int64_t blockRows) {
   std::string entryName = model.name + "_run";
   auto entry = module.lookupSymbol<func::FuncOp>(entryName);
   if (!entry)
@@ -337,9 +338,9 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
     if (name.getValue() == rnn::kStepsArgName)
       shape += " (the number of steps to run, 0.." +
                std::to_string(model.time) + ")";
-    os << " *   " << param << " " << cType(type.getElementType()) << shape
+    os << " *   " << param << " " << cTypeName(type.getElementType()) << shape
        << (output ? " (written)" : "") << "\n";
-    params.push_back((output ? "" : "const ") + cType(type.getElementType()) +
+    params.push_back((output ? "" : "const ") + cTypeName(type.getElementType()) +
                      " *" + param);
   }
   if (model.runtimeTime)
@@ -360,6 +361,10 @@ llvm::Error rnnc::emitHeader(ModuleOp module, const spec::Model &model,
   os << "int32_t " << entryName << "(";
   for (auto [i, param] : llvm::enumerate(params))
     os << (i ? ",\n    " : "") << param;
-  os << ");\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
+  os << ");\n\n";
+  if (llvm::Error error =
+          emitParallelDeclarations(entry, model, blockRows, os))
+    return error;
+  os << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
   return llvm::Error::success();
 }

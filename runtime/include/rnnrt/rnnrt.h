@@ -38,6 +38,7 @@
 #ifndef RNNRT_RNNRT_H
 #define RNNRT_RNNRT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -255,6 +256,68 @@ RNNRT_API rnnrt_status_t rnnrt_capture_last_carry_strided_f32(
     const float *carry_t, int64_t carry_row_stride, int64_t t,
     const int32_t *seq_lengths, int64_t batch, int64_t carry, float *out,
     int64_t out_row_stride);
+
+/*===----------------------------------------------------------------------===*
+ * Parallel runs
+ *===----------------------------------------------------------------------===*/
+
+/* The parallel-for hook of `<name>_run_parallel`: the caller decides how
+ * tasks run, so generated code never creates threads and keeps no state.
+ * A hook runs task(task_ctx, i) for every i in [0, num_tasks), in any order
+ * and possibly concurrently, and returns when all of them have returned
+ * (that return is the barrier). |ctx| is the hook's own argument (a pool).
+ * The generated header repeats these typedefs under the same guard, so it
+ * needs no include of this file. */
+#ifndef RNNRT_PARALLEL_TYPES
+#define RNNRT_PARALLEL_TYPES
+typedef void (*rnnrt_task_fn)(void *task_ctx, int32_t task);
+typedef void (*rnnrt_parallel_for)(void *ctx, int32_t num_tasks,
+                                   rnnrt_task_fn task, void *task_ctx);
+#endif
+
+/** The hook without threads: the tasks in order on the calling thread;
+ * |ctx| is ignored. Available everywhere, bare metal included. */
+RNNRT_API void rnnrt_serial_for(void *ctx, int32_t num_tasks,
+                                rnnrt_task_fn task, void *task_ctx);
+
+/* A pthread pool, the default hook on machines with threads. Not built with
+ * RNNRT_NO_THREADS (the CMake option RNNRT_THREADS=OFF, the default for
+ * bare-metal toolchains, and implied where neither __unix__ nor
+ * __APPLE__ is defined): the one part of librnnrt that starts threads. */
+#if !defined(RNNRT_NO_THREADS) && !defined(__unix__) && !defined(__APPLE__)
+#define RNNRT_NO_THREADS /* no pthreads: bare metal, or not a POSIX system */
+#endif
+#ifndef RNNRT_NO_THREADS
+typedef struct rnnrt_pool rnnrt_pool;
+
+/** Bytes of memory for a pool of |threads| threads (0 when |threads| < 1);
+ * any alignment. */
+RNNRT_API size_t rnnrt_pool_size(int32_t threads);
+
+/** Starts a pool of |threads| threads in all, the caller's included, in
+ * |memory| (rnnrt_pool_size(threads) bytes the caller keeps until
+ * rnnrt_pool_destroy; librnnrt allocates nothing): it starts |threads| - 1
+ * workers (fewer if the system refuses some; see rnnrt_pool_threads).
+ * Returns NULL when |memory| is NULL or |threads| < 1. Workers spin for a
+ * few hundred microseconds after each job, then sleep. E.g.
+ *   rnnrt_pool *pool = rnnrt_pool_init(malloc(rnnrt_pool_size(2)), 2); */
+RNNRT_API rnnrt_pool *rnnrt_pool_init(void *memory, int32_t threads);
+
+/** The threads of |pool|, the caller's included (0 for NULL). */
+RNNRT_API int32_t rnnrt_pool_threads(const rnnrt_pool *pool);
+
+/** Stops and joins the workers (NULL is a no-op); the memory is then the
+ * caller's again. No parallel-for may be running on it. */
+RNNRT_API void rnnrt_pool_destroy(rnnrt_pool *pool);
+
+/** The hook for a pool: pass it with the pool as ctx, e.g.
+ * `lstm_run_parallel(..., rnnrt_pool_parallel_for, pool)`. The calling
+ * thread runs tasks too. One parallel-for at a time per pool: calls from
+ * several threads on one pool must be serialized by the caller (use a pool
+ * per calling thread). */
+RNNRT_API void rnnrt_pool_parallel_for(void *ctx, int32_t num_tasks,
+                                       rnnrt_task_fn task, void *task_ctx);
+#endif
 
 /*===----------------------------------------------------------------------===*
  * bfloat16 params

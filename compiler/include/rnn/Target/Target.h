@@ -33,8 +33,27 @@ llvm::Error emitC(mlir::ModuleOp module, llvm::raw_ostream &os);
 
 /// Writes the C header of `model`'s entry point, which `module` holds (on
 /// buffers, after bufferization; see --rnn-create-entry-point).
+/// `blockRows` is the matmul register block's rows (CodegenOptions), the
+/// unit in which <name>_run_parallel splits a batch.
 llvm::Error emitHeader(mlir::ModuleOp module, const spec::Model &model,
-                       llvm::raw_ostream &os);
+                       llvm::raw_ostream &os, int64_t blockRows = 4);
+
+/// Writes <name>_run_parallel and its macros (EmitParallel.cpp): <name>_run
+/// with a parallel-for hook, splitting the rows of a run-time batch in
+/// parts of `blockRows`; a serial wrapper where it cannot split.
+llvm::Error emitParallelDeclarations(mlir::func::FuncOp entry,
+                                     const spec::Model &model,
+                                     int64_t blockRows, llvm::raw_ostream &os);
+
+/// Whether <name>_run_parallel splits `model`'s rows (a run-time batch of
+/// one dim, batch-major, static time, no lengths or token ids). Such a
+/// model must be compiled without alternating sweeps
+/// (CodegenOptions::alternateSweeps), so that a row's sums do not depend on
+/// how many rows run with it.
+bool splitsParallelRows(const spec::Model &model);
+
+/// The C type of an element of an entry point's buffer: int32_t or float.
+std::string cTypeName(mlir::Type type);
 
 /// What a model takes besides the caller's buffers and the workspace: its
 /// stack and its flash. Unknown sizes (the C path's code and stack, which

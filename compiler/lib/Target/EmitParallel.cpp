@@ -1,0 +1,233 @@
+//===- EmitParallel.cpp - <name>_run_parallel in a model's header ---------===//
+//
+// <name>_run_parallel takes the arguments of <name>_run and a parallel-for
+// hook (rnnrt_parallel_for, librnnrt's pool or the caller's own), so the
+// caller decides how many cores a call uses while the generated code
+// creates no threads and keeps no state. It is static inline C in the
+// header, built on <name>_run, so both code paths share it.
+//
+// What it splits: the rows of a run-time batch (`input.batch: [{max: N}]`,
+// one batch dim, batch-major, a static time, no lengths or token ids). Each task runs <name>_run on
+// a contiguous part of the rows, a whole number of the register block's
+// rows, with every array offset to that part and its own part of the
+// workspace; a row's sums are those of a serial run, so the result is
+// bit-identical (such a model is compiled without alternating sweeps, as a
+// stream is: a row's order of summation then does not depend on the row
+// blocks and time blocks of the call it runs in; with them, a task of half
+// the rows sums some steps in the other direction). It splits only from
+// 2 x the block's rows, and checks every argument first: whatever
+// <name>_run could reject (a NULL pointer, the workspace's alignment, the
+// row count; models with lengths or token ids are not split) makes it run
+// <name>_run serially instead, which then returns the status,
+// so no task can fail after another has written. Every other model gets a serial
+// wrapper, and says so in <NAME>_PARALLEL_TASKS = 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rnn/IR/RNNDialect.h"
+#include "rnn/Target/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace rnnc;
+
+/// Why the spec alone rules out a row split, or empty.
+static std::string modelSerialReason(const spec::Model &model) {
+  if (!model.hasRuntimeBatch())
+    return "a static batch (declare it `input.batch: [{max: N}]` to split rows)";
+  if (model.batch.size() != 1)
+    return "more than one batch dim";
+  if (model.timeMajor)
+    return "a time-major layout (rows not contiguous)";
+  if (model.runtimeTime)
+    return "a run-time time";
+  // Values _run_parallel does not check before the tasks run (neither
+  // comes with a run-time batch today).
+  if (model.seqLengths)
+    return "sequence lengths";
+  if (model.takesTokens())
+    return "token ids";
+  return "";
+}
+
+bool rnnc::splitsParallelRows(const spec::Model &model) {
+  return modelSerialReason(model).empty();
+}
+
+namespace {
+
+struct Param {
+  std::string type;   ///< "const float *", "int32_t *", "void *"
+  std::string name;   ///< the C parameter name
+  int64_t rowElems = 0; ///< elements per row of batch dim 0; 0: not a row array
+  bool rowCount = false;  ///< batch_0
+  bool workspace = false;
+};
+
+/// Why the rows cannot be split, or empty when they can.
+std::string serialReason(func::FuncOp entry, const spec::Model &model) {
+  if (std::string reason = modelSerialReason(model); !reason.empty())
+    return reason;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
+    if (entry.getArgAttr(i, rnn::kWorkspaceAttrName))
+      continue;
+    auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
+    if (name && name.getValue().starts_with(rnn::kBatchArgPrefix))
+      continue;
+    auto axis = entry.getArgAttrOfType<IntegerAttr>(i, rnn::kBatchAxisAttrName);
+    if (!axis || axis.getInt() != 0)
+      return "an array without leading rows";
+  }
+  return "";
+}
+
+} // namespace
+
+llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
+                                           const spec::Model &model,
+                                           int64_t blockRows,
+                                           llvm::raw_ostream &os) {
+  std::string prefix = llvm::StringRef(model.name).upper() + "_";
+  std::string run = model.name + "_run";
+  SmallVector<Param> params;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
+    auto type = cast<MemRefType>(entry.getArgumentTypes()[i]);
+    Param param;
+    if (entry.getArgAttr(i, rnn::kWorkspaceAttrName)) {
+      param.type = "void *";
+      param.name = "workspace";
+      param.workspace = true;
+      params.push_back(param);
+      continue;
+    }
+    auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
+    if (!name)
+      return llvm::createStringError("entry point argument without a name");
+    bool output = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
+    param.type = std::string(output ? "" : "const ") +
+                 cTypeName(type.getElementType()) + " *";
+    param.name = parameterName(name.getValue());
+    param.rowCount = name.getValue() == (rnn::kBatchArgPrefix + "0").str();
+    if (entry.getArgAttr(i, rnn::kBatchAxisAttrName) && type.getRank() >= 1)
+      param.rowElems = type.getNumElements() / type.getDimSize(0);
+    params.push_back(param);
+  }
+  auto join = [&](auto fn) {
+    std::string text;
+    for (auto [i, param] : llvm::enumerate(params))
+      text += (i ? ", " : "") + fn(param);
+    return text;
+  };
+  std::string signature =
+      join([](const Param &p) { return p.type + p.name; }) +
+      ",\n    rnnrt_parallel_for fn, void *ctx";
+  std::string serialCall =
+      run + "(" + join([](const Param &p) { return p.name; }) + ")";
+  std::string reason = serialReason(entry, model);
+  std::string align = prefix + "WORKSPACE_ALIGNAS";
+  std::string inlineMacro = prefix + "PARALLEL_INLINE";
+
+  os << "/* Parallel runs: " << run << "_parallel is " << run
+     << " with a parallel-for hook,\n"
+     << " * e.g. librnnrt's pool (rnnrt.h):\n"
+     << " *   rnnrt_pool *pool = rnnrt_pool_init(malloc(rnnrt_pool_size(2)), 2);\n"
+     << " *   " << run << "_parallel(<" << run
+     << "'s arguments>, rnnrt_pool_parallel_for, pool);\n"
+     << " * It returns what " << run
+     << " returns, bit for bit, and fn == NULL runs serially.\n"
+     << " * The workspace must hold " << prefix
+     << "WORKSPACE_SIZE_PARALLEL bytes. */\n"
+     << "#ifndef RNNRT_PARALLEL_TYPES\n#define RNNRT_PARALLEL_TYPES\n"
+     << "typedef void (*rnnrt_task_fn)(void *task_ctx, int32_t task);\n"
+     << "typedef void (*rnnrt_parallel_for)(void *ctx, int32_t num_tasks,\n"
+     << "                                   rnnrt_task_fn task, void "
+        "*task_ctx);\n#endif\n"
+     // Not a warning in a file that includes the header and calls neither.
+     << "#if defined(__GNUC__) || defined(__clang__)\n"
+     << "#define " << inlineMacro
+     << " static inline __attribute__((unused))\n#else\n"
+     << "#define " << inlineMacro << " static inline\n#endif\n";
+
+  if (!reason.empty()) {
+    os << "#define " << prefix << "PARALLEL_TASKS 1 /* serial: " << reason
+       << " */\n"
+       << "#define " << prefix << "WORKSPACE_SIZE_PARALLEL " << prefix
+       << "WORKSPACE_SIZE\n"
+       << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << prefix
+       << "WORKSPACE(name)\n"
+       << inlineMacro << " int32_t " << run << "_parallel(" << signature
+       << ") {\n"
+       << "  (void)fn;\n  (void)ctx;\n  return " << serialCall << ";\n}\n\n";
+    return llvm::Error::success();
+  }
+
+  std::string callType = model.name + "_parallel_call";
+  os << "#define " << prefix << "PARALLEL_TASKS 2 /* rows split in two */\n"
+     << "/* Rows from which a call splits (2 x the register block's rows;\n"
+     << " * below it " << run << "_parallel runs serially). */\n"
+     << "#define " << prefix << "PARALLEL_MIN_ROWS " << 2 * blockRows << "\n"
+     << "/* A task's part of the workspace, and the whole. */\n"
+     << "#define " << prefix << "PARALLEL_WORKSPACE_STRIDE ((" << prefix
+     << "WORKSPACE_SIZE + 63) / 64 * 64)\n"
+     << "#define " << prefix << "WORKSPACE_SIZE_PARALLEL (" << prefix
+     << "PARALLEL_TASKS * " << prefix << "PARALLEL_WORKSPACE_STRIDE)\n"
+     << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << align
+     << " float name[(" << prefix
+     << "WORKSPACE_SIZE_PARALLEL + sizeof(float) - 1) / sizeof(float) + 1]\n";
+
+  // The call's arguments, each task's rows and its status.
+  os << "typedef struct {\n";
+  for (const Param &p : params)
+    if (!p.rowCount && !p.workspace)
+      os << "  " << p.type << p.name << ";\n";
+  os << "  char *workspace;\n"
+     << "  int32_t first[2], rows[2], status[2];\n"
+     << "} " << callType << ";\n";
+
+  os << inlineMacro << " void " << model.name
+     << "_parallel_task(void *task_ctx, int32_t task) {\n"
+     << "  " << callType << " *c = (" << callType << " *)task_ctx;\n"
+     << "  int64_t r = c->first[task];\n"
+     << "  c->status[task] = " << run << "(";
+  for (auto [i, p] : llvm::enumerate(params)) {
+    os << (i ? ",\n      " : "");
+    if (p.rowCount)
+      os << "&c->rows[task]";
+    else if (p.workspace)
+      os << "c->workspace + (int64_t)task * " << prefix
+         << "PARALLEL_WORKSPACE_STRIDE";
+    else
+      os << "c->" << p.name << " + r * " << p.rowElems;
+  }
+  os << ");\n}\n";
+
+  os << inlineMacro << " int32_t " << run << "_parallel(" << signature
+     << ") {\n"
+     << "  " << callType << " c;\n  int32_t rows;\n";
+  // Anything _run could reject, it reports itself on a serial run.
+  os << "  if (!fn";
+  for (const Param &p : params)
+    os << " || !" << p.name;
+  os << " ||\n      (uintptr_t)workspace % " << prefix
+     << "WORKSPACE_MIN_ALIGNMENT != 0)\n    return " << serialCall << ";\n"
+     << "  rows = *batch_0;\n"
+     << "  if (rows < " << prefix << "PARALLEL_MIN_ROWS || rows > " << prefix
+     << "BATCH_DIM_0)\n    return " << serialCall << ";\n";
+  for (const Param &p : params)
+    if (!p.rowCount && !p.workspace)
+      os << "  c." << p.name << " = " << p.name << ";\n";
+  // Parts of whole register blocks, as even as that allows.
+  os << "  c.workspace = (char *)workspace;\n"
+     << "  c.first[0] = 0;\n"
+     << "  c.rows[0] = (rows + " << blockRows << ") / " << 2 * blockRows
+     << " * " << blockRows << ";\n"
+     << "  c.first[1] = c.rows[0];\n"
+     << "  c.rows[1] = rows - c.rows[0];\n"
+     << "  c.status[0] = c.status[1] = 0;\n"
+     << "  fn(ctx, 2, " << model.name << "_parallel_task, &c);\n"
+     << "  return c.status[0] != 0 ? c.status[0] : c.status[1];\n}\n\n";
+  return llvm::Error::success();
+}

@@ -1,0 +1,211 @@
+/*===- pool.c - A pthread pool usable as the parallel-for hook ------------===*
+ *
+ * A fixed set of worker threads that run the tasks of one parallel-for at a
+ * time, with the calling thread taking tasks too. The pool is made for a
+ * barrier per time step (a batch-1 recurrence split over cores, tens of
+ * microseconds of work between barriers), so waiting spins first: a worker
+ * that finished a job spins on the job counter for a while before it
+ * blocks on a condition variable, and so does the caller waiting for the
+ * workers. A barrier between busy steps then costs a few cache-line
+ * transfers (about a microsecond), not a futex round trip; an idle pool
+ * sleeps.
+ *
+ * Protocol. The caller publishes a job (task, task_ctx, num_tasks, next =
+ * 0, pending = workers) and then bumps `generation`. Every worker takes
+ * part in every generation exactly once: it claims task indices from
+ * `next` until they run out, and only then decrements `pending`. The
+ * caller claims tasks too, then waits for `pending == 0`. So when the call
+ * returns, no worker will touch the job again, and the next job may reuse
+ * the fields. Sleeping on either side is announced in a counter before the
+ * final check of the condition, under the mutex the waker takes, so no
+ * wake-up is lost (the counters and the conditions are sequentially
+ * consistent atomics).
+ *
+ * The caller gives the pool its memory (rnnrt_pool_size), so librnnrt
+ * still refers to no allocator; the threads' stacks are the system's.
+ * Only built where pthreads exist (RNNRT_NO_THREADS leaves it out).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#if !defined(_POSIX_C_SOURCE) || _POSIX_C_SOURCE < 200809L
+#undef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "rnnrt/rnnrt.h"
+
+#ifndef RNNRT_NO_THREADS
+
+#include <pthread.h>
+#include <stddef.h>
+
+/* Spin iterations before blocking: a few hundred microseconds, longer than
+ * the gap between two steps of a running model, far shorter than the gap
+ * between two calls of an idle one. */
+#define RNNRT_POOL_SPINS (1 << 15)
+
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
+#define ADD(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
+
+static void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __asm__ __volatile__("pause");
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+struct rnnrt_pool {
+  int32_t threads; /* workers + the caller */
+  pthread_t *workers;
+  pthread_mutex_t mutex;
+  pthread_cond_t job_posted; /* workers sleep here */
+  pthread_cond_t job_done;   /* the caller sleeps here */
+  /* The job; written by the caller before `generation` changes. */
+  rnnrt_task_fn task;
+  void *task_ctx;
+  int32_t num_tasks;
+  int32_t next;       /* the next task index to claim */
+  int32_t pending;    /* workers not yet done with this generation */
+  uint32_t generation;
+  int32_t sleeping_workers;
+  int32_t caller_sleeping;
+  int32_t stop;
+};
+
+/* Claims and runs tasks of the current job until none is left. */
+static void run_tasks(rnnrt_pool *pool) {
+  int32_t i;
+  while ((i = ADD(&pool->next, 1)) < pool->num_tasks)
+    pool->task(pool->task_ctx, i);
+}
+
+static void *worker_main(void *arg) {
+  rnnrt_pool *pool = (rnnrt_pool *)arg;
+  uint32_t seen = 0;
+  for (;;) {
+    int32_t spins;
+    for (spins = 0; spins < RNNRT_POOL_SPINS && LOAD(&pool->generation) == seen;
+         ++spins)
+      cpu_relax();
+    if (LOAD(&pool->generation) == seen) {
+      pthread_mutex_lock(&pool->mutex);
+      ADD(&pool->sleeping_workers, 1);
+      while (LOAD(&pool->generation) == seen)
+        pthread_cond_wait(&pool->job_posted, &pool->mutex);
+      ADD(&pool->sleeping_workers, -1);
+      pthread_mutex_unlock(&pool->mutex);
+    }
+    seen = LOAD(&pool->generation);
+    if (LOAD(&pool->stop))
+      return NULL;
+    run_tasks(pool);
+    if (ADD(&pool->pending, -1) == 1 && LOAD(&pool->caller_sleeping)) {
+      pthread_mutex_lock(&pool->mutex);
+      pthread_cond_signal(&pool->job_done);
+      pthread_mutex_unlock(&pool->mutex);
+    }
+  }
+}
+
+/* Publishes the job set in |pool| to every worker. */
+static void post(rnnrt_pool *pool) {
+  STORE(&pool->pending, pool->threads - 1);
+  ADD(&pool->generation, 1);
+  if (LOAD(&pool->sleeping_workers) > 0) {
+    pthread_mutex_lock(&pool->mutex);
+    pthread_cond_broadcast(&pool->job_posted);
+    pthread_mutex_unlock(&pool->mutex);
+  }
+}
+
+static void wait_for_workers(rnnrt_pool *pool) {
+  int32_t spins;
+  for (spins = 0; spins < RNNRT_POOL_SPINS && LOAD(&pool->pending) != 0;
+       ++spins)
+    cpu_relax();
+  if (LOAD(&pool->pending) == 0)
+    return;
+  pthread_mutex_lock(&pool->mutex);
+  STORE(&pool->caller_sleeping, 1);
+  while (LOAD(&pool->pending) != 0)
+    pthread_cond_wait(&pool->job_done, &pool->mutex);
+  STORE(&pool->caller_sleeping, 0);
+  pthread_mutex_unlock(&pool->mutex);
+}
+
+/* The pool's struct, then its workers' handles, from a 64-byte boundary
+ * (the fields the threads share sit on their own cache lines, not on the
+ * caller's neighbouring data). */
+size_t rnnrt_pool_size(int32_t threads) {
+  if (threads < 1)
+    return 0;
+  return 63 + sizeof(rnnrt_pool) + (size_t)(threads - 1) * sizeof(pthread_t);
+}
+
+rnnrt_pool *rnnrt_pool_init(void *memory, int32_t threads) {
+  rnnrt_pool *pool;
+  int32_t i;
+  if (!memory || threads < 1)
+    return NULL;
+  pool = (rnnrt_pool *)(void *)((char *)memory +
+                                (64 - (uintptr_t)memory % 64) % 64);
+  memset(pool, 0, sizeof *pool);
+  pool->threads = threads;
+  pool->workers = (pthread_t *)(void *)(pool + 1);
+  pthread_mutex_init(&pool->mutex, NULL);
+  pthread_cond_init(&pool->job_posted, NULL);
+  pthread_cond_init(&pool->job_done, NULL);
+  for (i = 0; i < threads - 1; ++i) {
+    if (pthread_create(&pool->workers[i], NULL, worker_main, pool) != 0) {
+      /* Keep the workers that started: the pool just has fewer threads. */
+      pool->threads = i + 1;
+      break;
+    }
+  }
+  return pool;
+}
+
+int32_t rnnrt_pool_threads(const rnnrt_pool *pool) {
+  return pool ? pool->threads : 0;
+}
+
+void rnnrt_pool_destroy(rnnrt_pool *pool) {
+  int32_t i;
+  if (!pool)
+    return;
+  if (pool->threads > 1) {
+    STORE(&pool->stop, 1);
+    post(pool);
+    for (i = 0; i < pool->threads - 1; ++i)
+      pthread_join(pool->workers[i], NULL);
+  }
+  pthread_cond_destroy(&pool->job_done);
+  pthread_cond_destroy(&pool->job_posted);
+  pthread_mutex_destroy(&pool->mutex);
+}
+
+void rnnrt_pool_parallel_for(void *ctx, int32_t num_tasks, rnnrt_task_fn task,
+                             void *task_ctx) {
+  rnnrt_pool *pool = (rnnrt_pool *)ctx;
+  /* Nothing to share: no wake-up, no barrier. */
+  if (!pool || pool->threads == 1 || num_tasks <= 1) {
+    rnnrt_serial_for(NULL, num_tasks, task, task_ctx);
+    return;
+  }
+  pool->task = task;
+  pool->task_ctx = task_ctx;
+  pool->num_tasks = num_tasks;
+  STORE(&pool->next, 0);
+  post(pool);
+  run_tasks(pool);
+  wait_for_workers(pool);
+}
+
+#else
+
+/* ISO C forbids an empty translation unit. */
+typedef int rnnrt_pool_unavailable;
+
+#endif /* RNNRT_NO_THREADS */
