@@ -29,11 +29,6 @@ std::string carryKey(const std::string &name) {
 std::unique_ptr<RnncModel> RnncModel::compile(const Problem &problem,
                                               std::string &error) {
   double start = now();
-  if (problem.config.threads != 1) {
-    error = "rnnc has no parallel entry point to run on " +
-            std::to_string(problem.config.threads) + " threads";
-    return nullptr;
-  }
   std::string yaml = specYaml(problem.config, kModelName);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
@@ -61,10 +56,16 @@ std::unique_ptr<RnncModel> RnncModel::compile(const Problem &problem,
       compileModel(result->model, sourceMgr, options, ctx);
   if (mlir::failed(compiled))
     return nullptr;
+  int threads = problem.config.threads;
   result->library = ModelLibrary::load(*compiled, options.emit, kModelName,
-                                       mlir::UnknownLoc::get(&ctx));
+                                       mlir::UnknownLoc::get(&ctx), threads);
   if (!result->library)
     return nullptr;
+  if (threads > 1 && result->library->parallelTasks() < threads) {
+    error = "the model's _run_parallel splits a call into " +
+            std::to_string(result->library->parallelTasks()) + " task(s)";
+    return nullptr;
+  }
 
   result->parameters = compiled->parameters;
   result->floats.resize(result->parameters.size());
@@ -72,6 +73,11 @@ std::unique_ptr<RnncModel> RnncModel::compile(const Problem &problem,
     int64_t size = 1;
     for (int64_t dim : param.shape)
       size *= dim;
+    if (param.batchSizeOf) { // the run-time batch of a threads build
+      result->batchSizes.push_back(static_cast<int32_t>(problem.config.batch));
+      result->pointers.push_back(&result->batchSizes.back());
+      continue;
+    }
     if (param.isLengths) {
       result->lengths = problem.lengths;
       if (static_cast<int64_t>(result->lengths.size()) != size) {

@@ -16,6 +16,7 @@
 #include "rnn/Driver/Driver.h"
 #include "rnn/Driver/ModelLibrary.h"
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@
 namespace rnnc::bench {
 
 /// A Problem compiled by rnnc, with its input and output buffers bound.
+/// With Config::threads > 1 the spec has a run-time batch (`{max: B}`,
+/// called with B) and run() calls `<name>_run_parallel` on a librnnrt pool.
 class RnncModel {
 public:
   /// Compiles and loads `problem`'s model; on failure returns nullptr and
@@ -46,6 +49,7 @@ private:
   std::unique_ptr<ModelLibrary> library;
   std::vector<std::vector<float>> floats; ///< one buffer per parameter
   std::vector<int32_t> lengths;
+  std::deque<int32_t> batchSizes; ///< run-time batch sizes (stable addresses)
   std::vector<void *> pointers;
   double compileTime = 0;
 };

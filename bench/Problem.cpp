@@ -148,7 +148,11 @@ std::string bench::specYaml(const Config &config, const std::string &name) {
     os << "quantize: {weights: int8, activations: dynamic}\n";
     break;
   }
-  os << "input:\n  batch: [" << config.batch << "]\n  time: " << config.time
+  // Two cores: _run_parallel splits the rows of a run-time batch.
+  std::string batch = config.threads > 1
+                          ? "{max: " + std::to_string(config.batch) + "}"
+                          : std::to_string(config.batch);
+  os << "input:\n  batch: [" << batch << "]\n  time: " << config.time
      << "\n  features: " << config.hidden
      << "\n  seq_lengths: " << (config.varlen ? "true" : "false")
      << "\nlayers:\n  - name: rnn\n";

@@ -53,11 +53,40 @@ std::optional<std::string> execute(StringRef program,
   return std::nullopt;
 }
 
+/// C that calls the header's inline `<name>_run_parallel` with an array of
+/// `count` parameter pointers, on a pool of `threads` it starts on the first
+/// call (harness code: the state is the library's, never the model's).
+std::string parallelShim(StringRef name, size_t count, int threads) {
+  std::string upper = name.upper();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "#include \"rnnrt/rnnrt.h\"\n#include \"" << name << ".h\"\n"
+     << "static _Alignas(64) char pool_memory[1 << 14];\n"
+     << "static rnnrt_pool *pool;\n"
+     << "int32_t rnnc_shim_run(void *const *a, void *workspace) {\n"
+     << "  if (!pool) {\n"
+     << "    if (rnnrt_pool_size(" << threads << ") > sizeof pool_memory)\n"
+     << "      return -1;\n"
+     << "    pool = rnnrt_pool_init(pool_memory, " << threads << ");\n"
+     << "  }\n"
+     << "  return " << name << "_run_parallel(";
+  for (size_t i = 0; i < count; ++i)
+    os << "a[" << i << "], ";
+  os << "workspace, rnnrt_pool_parallel_for, pool);\n}\n"
+     << "size_t rnnc_shim_workspace_size(void) { return " << upper
+     << "_WORKSPACE_SIZE_PARALLEL; }\n"
+     << "int rnnc_shim_tasks(void) { return " << upper
+     << "_PARALLEL_TASKS; }\n"
+     << "void rnnc_shim_shutdown(void) {\n"
+     << "  if (pool)\n    rnnrt_pool_destroy(pool);\n  pool = 0;\n}\n";
+  return text;
+}
+
 } // namespace
 
 std::unique_ptr<ModelLibrary> ModelLibrary::load(const Compiled &compiled,
                                                  Emit emit, StringRef name,
-                                                 Location loc) {
+                                                 Location loc, int threads) {
   if (compiled.parameters.size() + 1 > kMaxParameters) {
     emitError(loc) << "the model has more than " << kMaxParameters - 1
                    << " inputs and outputs";
@@ -85,7 +114,21 @@ std::unique_ptr<ModelLibrary> ModelLibrary::load(const Compiled &compiled,
     os << *text;
   }
   std::vector<std::string> args{"-shared", "-fPIC", "-O2", "-o", shared,
-                                source, RNN_RUNTIME_LIBRARY, "-lm"};
+                                source};
+  if (threads > 1) {
+    std::string shim = (dir + "/" + name + "_parallel.c").str();
+    std::error_code error;
+    llvm::raw_fd_ostream os(shim, error);
+    if (error) {
+      emitError(loc) << "cannot write '" << shim << "': " << error.message();
+      return nullptr;
+    }
+    os << parallelShim(name, compiled.parameters.size(), threads);
+    os.close();
+    args.insert(args.end(), {"-std=c11", "-I", RNN_RUNTIME_INCLUDE_DIR,
+                             "-pthread", shim});
+  }
+  args.insert(args.end(), {RNN_RUNTIME_LIBRARY, "-lm"});
   // Generated C must build under the contract's strict flags: every C run
   // checks it.
   if (emit == Emit::C)
@@ -105,8 +148,24 @@ std::unique_ptr<ModelLibrary> ModelLibrary::load(const Compiled &compiled,
     emitError(loc) << "the compiled model has no '" << name << "_run'";
     return nullptr;
   }
+  size_t workspaceSize = compiled.workspaceSize;
+  if (threads > 1) {
+    auto symbol = [&](const char *what) {
+      return dlsym(library->handle, what);
+    };
+    auto sizeOf = reinterpret_cast<size_t (*)()>(
+        symbol("rnnc_shim_workspace_size"));
+    auto tasksOf = reinterpret_cast<int (*)()>(symbol("rnnc_shim_tasks"));
+    library->parallelEntry = symbol("rnnc_shim_run");
+    if (!sizeOf || !tasksOf || !library->parallelEntry) {
+      emitError(loc) << "the compiled model has no parallel entry point";
+      return nullptr;
+    }
+    workspaceSize = sizeOf();
+    library->tasks = tasksOf();
+  }
   // The workspace, aligned as the header promises.
-  library->workspace.resize(compiled.workspaceSize + 64);
+  library->workspace.resize(workspaceSize + 64);
   uintptr_t address = reinterpret_cast<uintptr_t>(library->workspace.data());
   library->alignedWorkspace =
       library->workspace.data() + (64 - address % 64) % 64;
@@ -114,6 +173,10 @@ std::unique_ptr<ModelLibrary> ModelLibrary::load(const Compiled &compiled,
 }
 
 ModelLibrary::~ModelLibrary() {
+  if (handle && parallelEntry)
+    if (auto shutdown =
+            reinterpret_cast<void (*)()>(dlsym(handle, "rnnc_shim_shutdown")))
+      shutdown();
   if (handle)
     dlclose(handle);
   if (!directory.empty())
@@ -121,6 +184,9 @@ ModelLibrary::~ModelLibrary() {
 }
 
 int32_t ModelLibrary::run(const std::vector<void *> &parameters) {
+  if (parallelEntry)
+    return reinterpret_cast<int32_t (*)(void *const *, void *)>(parallelEntry)(
+        parameters.data(), alignedWorkspace);
   std::vector<void *> args = parameters;
   args.push_back(alignedWorkspace);
   return dispatch(entry, args, std::make_index_sequence<kMaxParameters + 1>());
