@@ -10,6 +10,7 @@
 
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 
@@ -35,11 +36,13 @@ constexpr llvm::StringLiteral kHoistInputProjection =
 /// directions (unless {2} is false: CodegenOptions::alternateSweeps); the
 /// accumulator block is hoisted out of the loop over k (a
 /// zero accumulator then folds to a constant vector), and constant weights
-/// are stored in the order the blocks read them.
+/// are stored in the order the blocks read them (bf16 ones in pairs of
+/// columns for {3}-lane registers: CodegenOptions::bf16PairLanes).
 constexpr llvm::StringLiteral kVectorizeMatmuls =
     "rnn-vectorize-matmuls{{tile-m={0} tile-n={1} alternate-sweeps={2}},"
     "canonicalize,"
-    "loop-invariant-subset-hoisting,canonicalize,rnn-pack-weight-panels";
+    "loop-invariant-subset-hoisting,canonicalize,"
+    "rnn-pack-weight-panels{{pair-bf16-lanes={3}}";
 
 /// Matmuls still in linalg: on vector targets, loops (i, k, j) whose inner
 /// loop the backend vectorizes; on scalar targets (CodegenOptions::
@@ -117,7 +120,8 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
       addPipeline(pm, "rnn-overlap-input-projection");
     addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
                                   options.blockColumns,
-                                  options.alternateSweeps ? "true" : "false")
+                                  options.alternateSweeps ? "true" : "false",
+                                  options.bf16PairLanes)
                         .str());
   }
   if (options.scalarMatmuls)
@@ -169,6 +173,12 @@ rnnc::selectCodegenOptions(const TargetOptions &target, CodegenPath path,
     options.workspaceAlignment = 8;
   if (path == CodegenPath::LLVM)
     options.indexBitwidth = info->indexBitwidth();
+  // A 512-bit load of 32 paired bf16 weights widens with a shift and a mask
+  // (two 16-lane vectors), instead of two zero-extends and two shifts. x86
+  // is little-endian, as the pairing needs.
+  if (path == CodegenPath::LLVM && block.vector &&
+      llvm::Triple(info->triple).isX86() && info->vectorBits >= 512)
+    options.bf16PairLanes = 16;
   return options;
 }
 

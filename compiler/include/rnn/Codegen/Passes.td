@@ -370,8 +370,24 @@ def RNNPackWeightPanelsPass : Pass<"rnn-pack-weight-panels"> {
     [N / n, K, n], panel after panel, and each read takes the same rows of
     the packed constant: a block streams through contiguous memory. Values
     are moved, not changed.
+
+    With `pair-bf16-lanes=L` (L f32 lanes to a vector register; 0: off), a
+    bf16 constant whose every read is a whole row widened to f32 right away
+    is stored with each 2L-wide group of a row's columns paired, column c
+    and c + L in one 32-bit word (c < L), and each widening becomes a shift
+    left by 16 (columns c) and a mask of the high half (columns c + L) of
+    the words: 2 ops per 2L weights, where a zero-extend and a shift take 2
+    per L. The widened values, and so the sums, are the same. Little-endian
+    targets only: the word's low half is its first bf16.
   }];
-  let dependentDialects = ["mlir::tensor::TensorDialect", "mlir::arith::ArithDialect"];
+  let options = [
+    Option<"pairBF16Lanes", "pair-bf16-lanes", "int64_t", "0",
+           "f32 lanes of a vector register: pair bf16 columns c and c + L "
+           "of each 2L-column group of a row in one word (0: off)">
+  ];
+  let dependentDialects = ["mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 #endif // RNN_CODEGEN_PASSES_TD
