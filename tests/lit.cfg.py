@@ -43,6 +43,15 @@ if config.sanitizer_flags:
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
 config.substitutions.append(
     ("%cc_strict", cc + " -std=c99 -Wall -Wextra -Werror -pedantic"))
+
+# The host runs AVX512_BF16 code (vdpbf16ps): bf16 compute's dot kernels
+# can be run, not only compiled.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        if " avx512_bf16" in cpuinfo.read():
+            config.available_features.add("avx512bf16")
+except OSError:
+    pass
 # ThreadSanitizer cannot be combined with ASan: the TSan test's own compiler.
 config.substitutions.append(("%cc_tsan", config.c_compiler + " -fsanitize=thread"))
 config.substitutions.append(("%cc", cc))

@@ -136,8 +136,11 @@ struct RNNHoistInputProjectionPass
         int64_t n = cast<RankedTensorType>(flat.getType()).getDimSize(0);
         Type element = seqType.getElementType();
         Value empty = tensor::EmptyOp::create(b, loc, {n, columns}, element);
-        Value product =
-            rnn::createMatmulFromZero(b, loc, flat, kernel, empty).getResult(0);
+        linalg::MatmulOp matmul =
+            rnn::createMatmulFromZero(b, loc, flat, kernel, empty);
+        // Marks on the matmul (bf16 operands) hold for the rows of all steps.
+        matmul->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+        Value product = matmul.getResult(0);
         SmallVector<int64_t> shape(seqType.getShape());
         shape.back() = columns;
         projection = tensor::ExpandShapeOp::create(

@@ -419,6 +419,7 @@ LogicalResult rnnc::runModel(const LoadedModel &loaded,
   CompileOptions compileOptions;
   compileOptions.emit =
       options.path == CodegenPath::C ? Emit::C : Emit::Object;
+  compileOptions.target.cpu = options.cpu;
   FailureOr<Compiled> compiled =
       compileModel(loaded, sourceMgr, compileOptions, ctx);
   if (failed(compiled))

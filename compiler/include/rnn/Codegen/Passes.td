@@ -347,16 +347,29 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     it is needed again (LSTM H=64, batch 1: 64 KiB of weights, twice the L1;
     245 -> 220 us at T=256). Reversing k changes the order of the sums on
     those reads only.
+
+    With `bf16-dot` (targets with AVX512_BF16), a matmul marked
+    `rnn.bf16_operands` with an even K (and blocks of whole 16-column
+    vectors) steps through k two at a time, and each step is
+    `x86vector.avx512.dot` (vdpbf16ps) per row and 16 columns: the row's
+    pair of values broadcast as one 32-bit word, the two weight rows
+    interleaved into pairs. vdpbf16ps sums a pair in its own order and
+    flushes denormals, so it is not the f32 emulation's result (see
+    docs/Semantics.md, bfloat16 compute). Matmuls sharing their loop over k
+    keep the emulation.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", "4", "rows per register block">,
     Option<"tileN", "tile-n", "int64_t", "64", "columns per register block">,
     Option<"alternateSweeps", "alternate-sweeps", "bool", "false",
            "read weights that are read again (next step) in alternate directions">,
+    Option<"bf16Dot", "bf16-dot", "bool", "false",
+           "matmuls marked rnn.bf16_operands as AVX512_BF16 dot products">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::x86vector::X86VectorDialect"];
 }
 
 def RNNPackWeightPanelsPass : Pass<"rnn-pack-weight-panels"> {

@@ -101,8 +101,14 @@ struct DenseCell {
     // (linalg.matmul widens its operands to the accumulator's type).
     auto [wiStorage, si] = splitInt8Kernel(rewriter, loc, wi);
     auto [whStorage, sh] = splitInt8Kernel(rewriter, loc, wh);
-    products = {emitMatmul(rewriter, loc, x, wiStorage),
-                emitMatmul(rewriter, loc, h, whStorage),
+    Value xi = emitMatmul(rewriter, loc, x, wiStorage);
+    Value xh = emitMatmul(rewriter, loc, h, whStorage);
+    if (bf16.on)
+      for (Value product : {xi, xh})
+        product.getDefiningOp()->setAttr(kBF16OperandsAttrName,
+                                         rewriter.getUnitAttr());
+    products = {xi,
+                xh,
                 bi,
                 bh,
                 numGates,
