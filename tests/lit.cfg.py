@@ -45,11 +45,15 @@ config.substitutions.append(
     ("%cc_strict", cc + " -std=c99 -Wall -Wextra -Werror -pedantic"))
 
 # The host runs AVX512_BF16 code (vdpbf16ps): bf16 compute's dot kernels
-# can be run, not only compiled.
+# can be run, not only compiled. On an x86 host (AVX2) without AMX, `rnnc
+# run --cpu=sapphirerapids` must be refused rather than crash.
 try:
     with open("/proc/cpuinfo") as cpuinfo:
-        if " avx512_bf16" in cpuinfo.read():
-            config.available_features.add("avx512bf16")
+        flags = cpuinfo.read()
+    if " avx512_bf16" in flags:
+        config.available_features.add("avx512bf16")
+    if " avx2" in flags and " amx_tile" not in flags:
+        config.available_features.add("x86-no-amx")
 except OSError:
     pass
 # ThreadSanitizer cannot be combined with ASan: the TSan test's own compiler.
