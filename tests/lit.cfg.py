@@ -27,13 +27,6 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%rnn_src_root", config.rnn_src_root))
-# AVX-512 VNNI on the host: tests that run dynamic int8 activations' code.
-try:
-    with open("/proc/cpuinfo") as f:
-        if " avx512_vnni" in f.read():
-            config.available_features.add("host-vnni")
-except OSError:
-    pass
 config.substitutions.append(("%rnn_lib_dir", config.rnn_lib_dir))
 # The build tree itself, for scripts that take one (examples/run_example.sh).
 config.substitutions.append(("%rnn_build_dir", config.rnn_obj_root))
@@ -50,6 +43,22 @@ if config.sanitizer_flags:
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
 config.substitutions.append(
     ("%cc_strict", cc + " -std=c99 -Wall -Wextra -Werror -pedantic"))
+
+# What the host's CPU runs, not only compiles: AVX512_BF16 (vdpbf16ps, bf16
+# compute's dot kernels) and AVX-512 VNNI (vpdpbusd, dynamic int8
+# activations). On an x86 host (AVX2) without AMX, `rnnc run
+# --cpu=sapphirerapids` must be refused rather than crash.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        flags = cpuinfo.read()
+    if " avx512_bf16" in flags:
+        config.available_features.add("avx512bf16")
+    if " avx512_vnni" in flags:
+        config.available_features.add("host-vnni")
+    if " avx2" in flags and " amx_tile" not in flags:
+        config.available_features.add("x86-no-amx")
+except OSError:
+    pass
 # ThreadSanitizer cannot be combined with ASan: the TSan test's own compiler.
 config.substitutions.append(("%cc_tsan", config.c_compiler + " -fsanitize=thread"))
 config.substitutions.append(("%cc", cc))

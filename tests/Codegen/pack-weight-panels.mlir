@@ -1,4 +1,5 @@
 // RUN: rnn-opt %s --rnn-pack-weight-panels --split-input-file | FileCheck %s
+// RUN: rnn-opt %s --rnn-pack-weight-panels=pair-bf16-lanes=2 --split-input-file | FileCheck %s --check-prefix=PAIR
 
 /// The rows of 2-wide panels of a 2x4 constant, read in a loop over
 /// column blocks: the constant is stored panel after panel, [4/2, 2, 2],
@@ -241,4 +242,70 @@ func.func @bf16_panels(%out: tensor<1x2xf32>) -> tensor<1x2xf32> {
     scf.yield %s : tensor<1x2xf32>
   }
   return %r : tensor<1x2xf32>
+}
+
+// -----
+
+/// pair-bf16-lanes=2: bf16 rows read whole and widened right away are
+/// stored with each 4-column group paired, columns (0, 2) then (1, 3) of
+/// the group, and each widening is a shift (columns 0, 1 of each group)
+/// and a mask (2, 3) of the 32-bit words, put back in column order. The
+/// widened vector is the same; without the option nothing is paired.
+
+// CHECK-LABEL: func.func @bf16_pairs
+// CHECK: arith.constant dense<{{\[\[\[}}0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00
+// CHECK: arith.extf
+// PAIR-LABEL: func.func @bf16_pairs
+// PAIR: %[[PACKED:.*]] = arith.constant dense<{{\[\[\[}}0.000000e+00, 2.000000e+00, 1.000000e+00, 3.000000e+00, 4.000000e+00, 6.000000e+00, 5.000000e+00, 7.000000e+00], [1.600000e+01, 1.800000e+01, 1.700000e+01, 1.900000e+01, 2.000000e+01, 2.200000e+01, 2.100000e+01, 2.300000e+01]], {{\[\[}}8.000000e+00, 1.000000e+01, 9.000000e+00, 1.100000e+01, 1.200000e+01, 1.400000e+01, 1.300000e+01, 1.500000e+01], [2.400000e+01, 2.600000e+01, 2.500000e+01, 2.700000e+01, 2.800000e+01, 3.000000e+01, 2.900000e+01, 3.100000e+01]]]> : tensor<2x2x8xbf16>
+// PAIR: %[[ROW:.*]] = tensor.extract_slice %[[PACKED]]
+// PAIR: %[[READ:.*]] = vector.transfer_read %[[ROW]]
+// PAIR: %[[FLAT:.*]] = vector.shape_cast %[[READ]] : vector<1x8xbf16> to vector<8xbf16>
+// PAIR: %[[WORDS:.*]] = vector.bitcast %[[FLAT]] : vector<8xbf16> to vector<4xi32>
+// PAIR: %[[SIXTEEN:.*]] = arith.constant dense<16> : vector<4xi32>
+// PAIR: %[[SHL:.*]] = arith.shli %[[WORDS]], %[[SIXTEEN]] : vector<4xi32>
+// PAIR: %[[LOW:.*]] = arith.bitcast %[[SHL]] : vector<4xi32> to vector<4xf32>
+// PAIR: %[[HIGH:.*]] = arith.constant dense<-65536> : vector<4xi32>
+// PAIR: %[[AND:.*]] = arith.andi %[[WORDS]], %[[HIGH]] : vector<4xi32>
+// PAIR: %[[UP:.*]] = arith.bitcast %[[AND]] : vector<4xi32> to vector<4xf32>
+// PAIR: %[[COLS:.*]] = vector.shuffle %[[LOW]], %[[UP]] [0, 1, 4, 5, 2, 3, 6, 7] : vector<4xf32>, vector<4xf32>
+// PAIR: %[[WIDE:.*]] = vector.shape_cast %[[COLS]] : vector<8xf32> to vector<1x8xf32>
+// PAIR: arith.addf %{{.*}}, %[[WIDE]] : vector<1x8xf32>
+// PAIR-NOT: arith.extf
+func.func @bf16_pairs(%out: vector<1x8xf32>) -> vector<1x8xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0]]> : tensor<2x16xbf16>
+  %pad = arith.constant 0.0 : bf16
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %r = scf.for %j = %c0 to %c16 step %c8 iter_args(%a = %out) -> (vector<1x8xf32>) {
+    %s = scf.for %k = %c0 to %c2 step %c1 iter_args(%b = %a) -> (vector<1x8xf32>) {
+      %row = tensor.extract_slice %w[%k, %j] [1, 8] [1, 1] : tensor<2x16xbf16> to tensor<1x8xbf16>
+      %v = vector.transfer_read %row[%c0, %c0], %pad {in_bounds = [true, true]} : tensor<1x8xbf16>, vector<1x8xbf16>
+      %wide = arith.extf %v : vector<1x8xbf16> to vector<1x8xf32>
+      %sum = arith.addf %b, %wide : vector<1x8xf32>
+      scf.yield %sum : vector<1x8xf32>
+    }
+    scf.yield %s : vector<1x8xf32>
+  }
+  return %r : vector<1x8xf32>
+}
+
+// -----
+
+/// A read used other than by a widening keeps the columns in order.
+
+// PAIR-LABEL: func.func @bf16_pairs_unwidened
+// PAIR: arith.constant dense<{{\[\[\[}}0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00]
+// PAIR-NOT: arith.shli
+func.func @bf16_pairs_unwidened(%j: index) -> vector<1x4xbf16> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]]> : tensor<1x8xbf16>
+  %pad = arith.constant 0.0 : bf16
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %col = arith.muli %j, %c4 : index
+  %row = tensor.extract_slice %w[0, %col] [1, 4] [1, 1] : tensor<1x8xbf16> to tensor<1x4xbf16>
+  %v = vector.transfer_read %row[%c0, %c0], %pad {in_bounds = [true, true]} : tensor<1x4xbf16>, vector<1x4xbf16>
+  return %v : vector<1x4xbf16>
 }

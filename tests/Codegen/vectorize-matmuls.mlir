@@ -1,5 +1,6 @@
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=8 tile-n=32" --canonicalize --loop-invariant-subset-hoisting --canonicalize --split-input-file | FileCheck %s
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16" --split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=32 bf16-dot=true" --split-input-file | FileCheck %s --check-prefix=DOT
 
 /// A 16x256 by 256x1024 matmul: 8x32 register blocks, column blocks
 /// outermost, a loop over k with one rank-1 vector.contract per step, the
@@ -192,4 +193,66 @@ func.func @int8_dot(%q: tensor<4x3xi8>, %w: tensor<3x64xi8>) -> tensor<4x64xi32>
   %acc = linalg.fill ins(%zero : i32) outs(%e : tensor<4x64xi32>) -> tensor<4x64xi32>
   %r = linalg.matmul ins(%q, %w : tensor<4x3xi8>, tensor<3x64xi8>) outs(%acc : tensor<4x64xi32>) -> tensor<4x64xi32>
   return %r : tensor<4x64xi32>
+}
+
+// -----
+
+/// bf16-dot: a matmul marked rnn.bf16_operands (even K) steps through k in
+/// pairs; each row's two values become one broadcast 32-bit word of their
+/// bf16 halves, the two weight rows are interleaved into pairs, and each 16
+/// columns of a row take one x86vector.avx512.dot.
+
+// DOT-LABEL: func.func @bf16_dot
+// DOT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C2:.*]] iter_args
+// DOT: %[[X:.*]] = vector.transfer_read {{.*}} : tensor<4x2xf32>, vector<4x2xf32>
+// DOT: %[[W:.*]] = vector.transfer_read {{.*}} : tensor<2x32xbf16>, vector<2x32xbf16>
+// DOT: %[[FLAT:.*]] = vector.shape_cast %[[X]] : vector<4x2xf32> to vector<8xf32>
+// DOT: %[[BITS:.*]] = arith.bitcast %[[FLAT]] : vector<8xf32> to vector<8xi32>
+// DOT: %[[HIGH:.*]] = arith.shrui %[[BITS]], %{{.*}} : vector<8xi32>
+// DOT: %[[HALF:.*]] = arith.trunci %[[HIGH]] : vector<8xi32> to vector<8xi16>
+// DOT: %[[WORDS:.*]] = vector.bitcast %[[HALF]] : vector<8xi16> to vector<4xi32>
+// DOT: %[[ROWS:.*]] = vector.shape_cast %[[W]] : vector<2x32xbf16> to vector<64xbf16>
+// DOT: %[[PAIRS:.*]] = vector.shuffle %[[ROWS]], %[[ROWS]] [0, 32, 1, 33, 2, 34,
+// DOT: %[[WORD:.*]] = vector.extract %[[WORDS]][0] : i32 from vector<4xi32>
+// DOT: %[[SPLAT:.*]] = vector.broadcast %[[WORD]] : i32 to vector<16xi32>
+// DOT: %[[ROW:.*]] = vector.bitcast %[[SPLAT]] : vector<16xi32> to vector<32xbf16>
+// DOT: %[[P0:.*]] = vector.extract_strided_slice %[[PAIRS]] {offsets = [0], sizes = [32], strides = [1]}
+// DOT: x86vector.avx512.dot %{{.*}}, %[[ROW]], %[[P0]] : vector<32xbf16> -> vector<16xf32>
+// DOT-COUNT-7: x86vector.avx512.dot
+// DOT-NOT: vector.contract
+// DOT-NOT: x86vector.avx512.dot
+// DOT: return
+func.func @bf16_dot(%x: tensor<4x6xf32>, %w: tensor<6x32xbf16>) -> tensor<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.matmul {rnn.bf16_operands} ins(%x, %w : tensor<4x6xf32>, tensor<6x32xbf16>) outs(%acc : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+/// An odd K, or a matmul without the mark, keeps the rank-1 steps and the
+/// widening (the f32 emulation).
+
+// DOT-LABEL: func.func @bf16_dot_odd_k
+// DOT: arith.extf %{{.*}} : vector<1x32xbf16> to vector<1x32xf32>
+// DOT: vector.contract
+// DOT-NOT: x86vector
+// DOT-LABEL: func.func @bf16_unmarked
+// DOT: arith.extf %{{.*}} : vector<1x32xbf16> to vector<1x32xf32>
+// DOT-NOT: x86vector
+func.func @bf16_dot_odd_k(%x: tensor<4x5xf32>, %w: tensor<5x32xbf16>) -> tensor<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.matmul {rnn.bf16_operands} ins(%x, %w : tensor<4x5xf32>, tensor<5x32xbf16>) outs(%acc : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+func.func @bf16_unmarked(%x: tensor<4x6xf32>, %w: tensor<6x32xbf16>) -> tensor<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.matmul ins(%x, %w : tensor<4x6xf32>, tensor<6x32xbf16>) outs(%acc : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
 }

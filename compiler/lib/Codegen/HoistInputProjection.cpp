@@ -228,8 +228,12 @@ struct RNNHoistInputProjectionPass
           product = cloneOnRows(b, *chain, flat);
         } else {
           Value empty = tensor::EmptyOp::create(b, loc, {n, columns}, element);
-          product = rnn::createMatmulFromZero(b, loc, flat, kernel, empty)
-                        .getResult(0);
+          linalg::MatmulOp matmul =
+              rnn::createMatmulFromZero(b, loc, flat, kernel, empty);
+          // Marks on the matmul (bf16 operands) hold for the rows of all
+          // steps.
+          matmul->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+          product = matmul.getResult(0);
         }
         SmallVector<int64_t> shape(seqType.getShape());
         shape.back() = columns;

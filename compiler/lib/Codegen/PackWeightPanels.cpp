@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 
 namespace mlir::rnn {
@@ -83,8 +84,40 @@ std::optional<int64_t> panelWidth(arith::ConstantOp constant) {
   return width;
 }
 
-/// `value` [K, N] reordered to [N / n, K, n].
-DenseElementsAttr packPanels(DenseElementsAttr value, int64_t width) {
+/// True if every read of `slice` is a transfer of the whole slice (no
+/// mask, no padding read) whose every use widens it to f32.
+bool isOnlyWidenedWhole(tensor::ExtractSliceOp slice) {
+  return llvm::all_of(slice->getUsers(), [&](Operation *user) {
+    auto read = dyn_cast<vector::TransferReadOp>(user);
+    if (!read || read.getMask() ||
+        read.getVectorType().getShape() != slice.getType().getShape() ||
+        !read.getPermutationMap().isMinorIdentity() ||
+        llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }) ||
+        llvm::any_of(read.getIndices(), [](Value index) {
+          return getConstantIntValue(index) != 0;
+        }))
+      return false;
+    return llvm::all_of(read->getUsers(), [](Operation *widen) {
+      auto extf = dyn_cast<arith::ExtFOp>(widen);
+      return extf && getElementTypeOrSelf(extf.getType()).isF32();
+    });
+  });
+}
+
+/// The column of a panel row stored at `position` when each 2L-column group
+/// is paired (`lanes` = L; 0: unpaired): positions 2c and 2c + 1 of a
+/// group hold its columns c and c + L.
+int64_t storedColumn(int64_t position, int64_t lanes) {
+  if (!lanes)
+    return position;
+  int64_t group = position / (2 * lanes), within = position % (2 * lanes);
+  return group * 2 * lanes + within / 2 + (within % 2) * lanes;
+}
+
+/// `value` [K, N] reordered to [N / n, K, n], each row's columns paired
+/// for `lanes` (see storedColumn).
+DenseElementsAttr packPanels(DenseElementsAttr value, int64_t width,
+                             int64_t lanes) {
   auto type = cast<RankedTensorType>(value.getType());
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   auto packedType =
@@ -98,10 +131,50 @@ DenseElementsAttr packPanels(DenseElementsAttr value, int64_t width) {
   SmallVector<char> packed;
   packed.reserve(raw.size());
   for (int64_t panel = 0; panel < cols / width; ++panel)
-    for (int64_t row = 0; row < rows; ++row)
-      llvm::append_range(packed, raw.slice((row * cols + panel * width) * bytes,
-                                           width * bytes));
+    for (int64_t row = 0; row < rows; ++row) {
+      ArrayRef<char> source =
+          raw.slice((row * cols + panel * width) * bytes, width * bytes);
+      if (!lanes) {
+        llvm::append_range(packed, source);
+        continue;
+      }
+      for (int64_t position = 0; position < width; ++position)
+        llvm::append_range(
+            packed, source.slice(storedColumn(position, lanes) * bytes, bytes));
+    }
   return DenseElementsAttr::getFromRawBuffer(packedType, packed);
+}
+
+/// The f32 widening of `read`, a read of paired bf16 rows (`lanes` = L):
+/// its 32-bit words shifted left by 16 are the f32 columns c of each group,
+/// its words with the low half cleared the columns c + L; a shuffle puts
+/// the halves in column order, which is free where each half of a group is
+/// one vector register (L lanes).
+Value widenPairs(OpBuilder &b, Location loc, Value read, int64_t lanes) {
+  auto type = cast<VectorType>(read.getType());
+  int64_t count = type.getNumElements();
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto words = VectorType::get({count / 2}, i32);
+  Value flat = vector::ShapeCastOp::create(
+      b, loc, VectorType::get({count}, type.getElementType()), read);
+  Value bits = vector::BitCastOp::create(b, loc, words, flat);
+  auto splat = [&](uint32_t value) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(words, APInt(32, value)));
+  };
+  auto floats = words.clone(f32);
+  Value low = arith::BitcastOp::create(
+      b, loc, floats, arith::ShLIOp::create(b, loc, bits, splat(16)));
+  Value high = arith::BitcastOp::create(
+      b, loc, floats, arith::AndIOp::create(b, loc, bits, splat(0xFFFF0000u)));
+  SmallVector<int64_t> order;
+  for (int64_t column = 0; column < count; ++column) {
+    int64_t group = column / (2 * lanes), within = column % (2 * lanes);
+    order.push_back(within < lanes ? group * lanes + within
+                                   : count / 2 + group * lanes + within - lanes);
+  }
+  Value columns = vector::ShuffleOp::create(b, loc, low, high, order);
+  return vector::ShapeCastOp::create(b, loc, type.clone(f32), columns);
 }
 
 OpFoldResult add(OpBuilder &b, Location loc, OpFoldResult x, OpFoldResult y) {
@@ -151,6 +224,8 @@ void readThroughSlices(arith::ConstantOp constant) {
 
 struct RNNPackWeightPanelsPass
     : rnn::impl::RNNPackWeightPanelsPassBase<RNNPackWeightPanelsPass> {
+  using RNNPackWeightPanelsPassBase::RNNPackWeightPanelsPassBase;
+
   void runOnOperation() override {
     // Collected first: reading through slices erases ops the walk has not
     // visited yet.
@@ -166,20 +241,49 @@ struct RNNPackWeightPanelsPass
         candidates.emplace_back(constant, *width);
     }
     for (auto [constant, width] : candidates) {
+      int64_t lanes = pairedLanes(constant, width);
       OpBuilder b(constant);
       auto packed = arith::ConstantOp::create(
           b, constant.getLoc(),
-          packPanels(cast<DenseElementsAttr>(constant.getValue()), width));
-      for (Operation *user : llvm::make_early_inc_range(constant->getUsers()))
-        rewriteSlice(cast<tensor::ExtractSliceOp>(user), packed, width);
+          packPanels(cast<DenseElementsAttr>(constant.getValue()), width,
+                     lanes));
+      for (Operation *user : llvm::make_early_inc_range(constant->getUsers())) {
+        tensor::ExtractSliceOp row =
+            rewriteSlice(cast<tensor::ExtractSliceOp>(user), packed, width);
+        if (lanes)
+          widenReads(row, lanes);
+      }
       constant.erase();
     }
   }
 
+  /// The lanes to pair `constant`'s panels of `width` columns for (0: not
+  /// paired): bf16 only, whole groups, every read widened whole.
+  int64_t pairedLanes(arith::ConstantOp constant, int64_t width) {
+    if (pairBF16Lanes <= 0 || width % (2 * pairBF16Lanes) != 0 ||
+        !cast<RankedTensorType>(constant.getType()).getElementType().isBF16())
+      return 0;
+    bool widened = llvm::all_of(constant->getUsers(), [](Operation *user) {
+      return isOnlyWidenedWhole(cast<tensor::ExtractSliceOp>(user));
+    });
+    return widened ? pairBF16Lanes : 0;
+  }
+
+  /// Replaces each widening of a read of `row` (paired) by widenPairs.
+  static void widenReads(tensor::ExtractSliceOp row, int64_t lanes) {
+    for (Operation *user : row->getUsers())
+      for (Operation *widen : llvm::make_early_inc_range(user->getUsers())) {
+        OpBuilder b(widen);
+        widen->replaceAllUsesWith(ValueRange{
+            widenPairs(b, widen->getLoc(), user->getResult(0), lanes)});
+        widen->erase();
+      }
+  }
+
   /// `%w[k, j] [r, n]` -> `%packed[j / n, k, 0] [1, r, n]`, the same rows
   /// of the same panel.
-  static void rewriteSlice(tensor::ExtractSliceOp slice, Value packed,
-                           int64_t width) {
+  static tensor::ExtractSliceOp
+  rewriteSlice(tensor::ExtractSliceOp slice, Value packed, int64_t width) {
     OpBuilder b(slice);
     Location loc = slice.getLoc();
     SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
@@ -201,6 +305,7 @@ struct RNNPackWeightPanelsPass
                                               packedOffsets, sizes, strides);
     slice.replaceAllUsesWith(row.getResult());
     slice.erase();
+    return row;
   }
 };
 

@@ -11,7 +11,9 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/PatternMatch.h"
+#include "rnn/IR/RNNDialect.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::rnn {
@@ -61,6 +63,91 @@ void widenContractOperands(RewriterBase &rewriter,
                                           type.clone(acc), operand->get()));
     rewriter.modifyOpInPlace(contract, [&] { operand->set(wide); });
   }
+}
+
+/// `contract` (m x 2 x n, an f32 row block holding bf16 values times two
+/// rows of bf16 weights, into f32) as AVX512_BF16 dot products: each row's
+/// pair of values is broadcast as one 32-bit word, the two weight rows are
+/// interleaved into (k, k + 1) pairs per column, and each 16 columns of a
+/// row of the accumulator take one `x86vector.avx512.dot` (vdpbf16ps),
+/// which adds both products of a pair to the f32 lane.
+void rewriteAsBF16Dot(RewriterBase &rewriter, vector::ContractionOp contract) {
+  constexpr int64_t lanes = 16;
+  Location loc = contract.getLoc();
+  rewriter.setInsertionPoint(contract);
+  auto lhsType = cast<VectorType>(contract.getLhsType());
+  auto rhsType = cast<VectorType>(contract.getRhsType());
+  auto accType = cast<VectorType>(contract.getAccType());
+  int64_t m = lhsType.getDimSize(0), n = rhsType.getDimSize(1);
+  Type i16 = rewriter.getI16Type(), i32 = rewriter.getI32Type();
+  Type bf16 = rewriter.getBF16Type();
+  // The row values' bf16 bits: the high half of each f32 (exact: they are
+  // bf16 values), as one i32 word per row.
+  auto flatF32 = VectorType::get({2 * m}, rewriter.getF32Type());
+  Value lhs = vector::ShapeCastOp::create(rewriter, loc, flatF32,
+                                          contract.getLhs());
+  Value lhsBits = arith::BitcastOp::create(rewriter, loc, flatF32.clone(i32),
+                                           lhs);
+  Value sixteen = arith::ConstantOp::create(
+      rewriter, loc, DenseElementsAttr::get(flatF32.clone(i32), APInt(32, 16)));
+  Value high = arith::ShRUIOp::create(rewriter, loc, lhsBits, sixteen);
+  Value halves = arith::TruncIOp::create(rewriter, loc, flatF32.clone(i16), high);
+  Value words = vector::BitCastOp::create(
+      rewriter, loc, VectorType::get({m}, i32), halves);
+  // The weights' rows interleaved: pair j is (w[k, j], w[k + 1, j]).
+  Value rhs = vector::ShapeCastOp::create(
+      rewriter, loc, VectorType::get({2 * n}, bf16), contract.getRhs());
+  SmallVector<int64_t> interleave;
+  for (int64_t j = 0; j < n; ++j)
+    interleave.append({j, n + j});
+  Value pairs =
+      vector::ShuffleOp::create(rewriter, loc, rhs, rhs, interleave);
+  auto pairType = VectorType::get({2 * lanes}, bf16);
+  auto sumType = VectorType::get({lanes}, accType.getElementType());
+  Value result = contract.getAcc();
+  for (int64_t i = 0; i < m; ++i) {
+    Value word = vector::ExtractOp::create(rewriter, loc, words,
+                                           ArrayRef<int64_t>{i});
+    Value row = vector::BitCastOp::create(
+        rewriter, loc, pairType,
+        vector::BroadcastOp::create(rewriter, loc,
+                                    VectorType::get({lanes}, i32), word));
+    Value accRow = vector::ExtractOp::create(rewriter, loc, result,
+                                             ArrayRef<int64_t>{i});
+    for (int64_t c = 0; c < n / lanes; ++c) {
+      Value weights = vector::ExtractStridedSliceOp::create(
+          rewriter, loc, pairs, {2 * lanes * c}, {2 * lanes}, {1});
+      Value sum = vector::ExtractStridedSliceOp::create(
+          rewriter, loc, accRow, {lanes * c}, {lanes}, {1});
+      Value dot = x86vector::DotBF16Op::create(rewriter, loc, sumType, sum,
+                                               row, weights);
+      accRow = vector::InsertStridedSliceOp::create(rewriter, loc, dot, accRow,
+                                                    {lanes * c}, {1});
+    }
+    result = vector::InsertOp::create(rewriter, loc, accRow, result,
+                                      ArrayRef<int64_t>{i});
+  }
+  rewriter.replaceOp(contract, result);
+}
+
+/// Whether `contract` is a k step of a bf16 dot block: m x 2 x n (n whole
+/// vectors of 16) with f32 rows, bf16 weights, an f32 accumulator.
+bool isBF16DotStep(vector::ContractionOp contract) {
+  auto lhs = dyn_cast<VectorType>(contract.getLhsType());
+  auto rhs = dyn_cast<VectorType>(contract.getRhsType());
+  auto acc = dyn_cast<VectorType>(contract.getAccType());
+  return lhs && rhs && acc && lhs.getRank() == 2 && rhs.getRank() == 2 &&
+         lhs.getDimSize(1) == 2 && rhs.getDimSize(0) == 2 &&
+         rhs.getDimSize(1) % 16 == 0 && lhs.getElementType().isF32() &&
+         rhs.getElementType().isBF16() && acc.getElementType().isF32() &&
+         contract.getIndexingMapsArray() ==
+             SmallVector<AffineMap>(
+                 {AffineMap::getMultiDimMapWithTargets(3, {0, 2},
+                                                       contract.getContext()),
+                  AffineMap::getMultiDimMapWithTargets(3, {2, 1},
+                                                       contract.getContext()),
+                  AffineMap::getMultiDimMapWithTargets(3, {0, 1},
+                                                       contract.getContext())});
 }
 
 /// Vectorizes `op` (a block of a matmul, or the fill of its accumulator).
@@ -160,7 +247,8 @@ void reverseWhen(RewriterBase &rewriter, scf::ForOp loop, Value backward) {
 /// blocks, row blocks, k.
 FailureOr<SmallVector<scf::ForOp>>
 vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
-                int64_t n, std::optional<SweepOrder> sweep) {
+                int64_t n, std::optional<SweepOrder> sweep,
+                bool bf16Dot = false) {
   rewriter.setInsertionPoint(op);
   Value weights = op.getInputs()[1];
   Value backward =
@@ -198,8 +286,9 @@ vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
   SmallVector<Operation *> fills(llvm::drop_begin(tiled->tiledAndFusedOps));
   rewriter.setInsertionPoint(block);
   scf::SCFTilingOptions steps;
+  // A bf16 dot block takes k in pairs (one vdpbf16ps adds both products).
   steps.setTileSizes({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-                      rewriter.getIndexAttr(1)});
+                      rewriter.getIndexAttr(bf16Dot ? 2 : 1)});
   FailureOr<scf::SCFTilingResult> stepped =
       scf::tileUsingSCF(rewriter, block, steps);
   if (failed(stepped))
@@ -216,9 +305,16 @@ vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
         if (indexesWeights(forOp, weights))
           reverseWhen(rewriter, forOp, backward);
 
-  for (Operation *step : stepped->tiledOps)
+  for (Operation *step : stepped->tiledOps) {
+    Block *body = step->getBlock();
     if (failed(vectorizeBlock(rewriter, step)))
       return failure();
+    if (bf16Dot)
+      for (auto contract :
+           llvm::make_early_inc_range(body->getOps<vector::ContractionOp>()))
+        if (isBF16DotStep(contract))
+          rewriteAsBF16Dot(rewriter, contract);
+  }
   for (Operation *fill : fills)
     if (isa<linalg::FillOp>(fill) && failed(vectorizeBlock(rewriter, fill)))
       return failure();
@@ -355,7 +451,13 @@ struct RNNVectorizeMatmulsPass
       // Narrow blocks would waste most of each vector register.
       if (n < 8)
         continue;
-      if (failed(vectorizeMatmul(rewriter, op, m, n, sweepOf(op))))
+      // bf16 compute's matmuls on a target with vdpbf16ps: k in pairs, in
+      // whole vectors of 16 columns. Odd K keeps the f32 emulation.
+      bool dot = bf16Dot && op->hasAttr(rnn::kBF16OperandsAttrName) &&
+                 ranges[2] % 2 == 0 && n % 16 == 0 &&
+                 getElementTypeOrSelf(op.getInputs()[0].getType()).isF32() &&
+                 getElementTypeOrSelf(op.getInputs()[1].getType()).isBF16();
+      if (failed(vectorizeMatmul(rewriter, op, m, n, sweepOf(op), dot)))
         return signalPassFailure();
     }
     // Mixed-precision blocks (bf16 weights) come out of the vectorizer as

@@ -9,6 +9,7 @@
 #include "rnn/Driver/Driver.h"
 #include "rnn/Driver/ModelLibrary.h"
 #include "rnn/Spec/ModelShapes.h"
+#include "rnn/Target/TargetInfo.h"
 #include "rnn/Weights/Array.h"
 #include "rnn/Weights/Npz.h"
 
@@ -419,6 +420,12 @@ LogicalResult rnnc::runModel(const LoadedModel &loaded,
   CompileOptions compileOptions;
   compileOptions.emit =
       options.path == CodegenPath::C ? Emit::C : Emit::Object;
+  compileOptions.target.cpu = options.cpu;
+  // Code for a CPU this machine lacks features of would stop at an illegal
+  // instruction.
+  if (llvm::Error error = checkHostRuns(compileOptions.target))
+    return emitError(FileLineColLoc::get(&ctx, "--cpu", 0, 0))
+           << llvm::toString(std::move(error));
   FailureOr<Compiled> compiled =
       compileModel(loaded, sourceMgr, compileOptions, ctx);
   if (failed(compiled))

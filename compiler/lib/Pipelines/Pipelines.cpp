@@ -36,11 +36,14 @@ constexpr llvm::StringLiteral kHoistInputProjection =
 /// directions (unless {2} is false: CodegenOptions::alternateSweeps); the
 /// accumulator block is hoisted out of the loop over k (a
 /// zero accumulator then folds to a constant vector), and constant weights
-/// are stored in the order the blocks read them.
+/// are stored in the order the blocks read them (bf16 ones in pairs of
+/// columns for {3}-lane registers: CodegenOptions::bf16PairLanes).
 constexpr llvm::StringLiteral kVectorizeMatmuls =
-    "rnn-vectorize-matmuls{{tile-m={0} tile-n={1} alternate-sweeps={2}},"
+    "rnn-vectorize-matmuls{{tile-m={0} tile-n={1} alternate-sweeps={2} "
+    "bf16-dot={4}},"
     "canonicalize,"
-    "loop-invariant-subset-hoisting,canonicalize,rnn-pack-weight-panels";
+    "loop-invariant-subset-hoisting,canonicalize,"
+    "rnn-pack-weight-panels{{pair-bf16-lanes={3}}";
 
 /// Matmuls still in linalg: on vector targets, loops (i, k, j) whose inner
 /// loop the backend vectorizes; on scalar targets (CodegenOptions::
@@ -76,8 +79,10 @@ constexpr llvm::StringLiteral kBuffersToLLVM =
     "arith-expand{{include-bf16=true},"
     "convert-vector-to-scf{{full-unroll=true},"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-    "convert-vector-to-llvm{{vector-contract-lowering=outerproduct},"
-    "finalize-memref-to-llvm{{{0}},convert-math-to-llvm,convert-math-to-libm,"
+    "convert-vector-to-llvm{{vector-contract-lowering=outerproduct "
+    "enable-x86vector=true},"
+    "convert-ub-to-llvm,finalize-memref-to-llvm{{{0}},convert-math-to-llvm,"
+    "convert-math-to-libm,"
     "convert-arith-to-llvm{{{0}},"
     "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1 {0}},"
     "convert-cf-to-llvm{{{0}},reconcile-unrealized-casts,rnn-relax-fmas";
@@ -122,7 +127,9 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
       addPipeline(pm, "rnn-vnni-matmuls");
     addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
                                   options.blockColumns,
-                                  options.alternateSweeps ? "true" : "false")
+                                  options.alternateSweeps ? "true" : "false",
+                                  options.bf16PairLanes,
+                                  options.bf16Dot ? "true" : "false")
                         .str());
   }
   if (options.scalarMatmuls)
@@ -179,6 +186,16 @@ rnnc::selectCodegenOptions(const TargetOptions &target, CodegenPath path,
     options.int8Dot = info->int8Dot && info->vectorBits == 512 &&
                       llvm::Triple(info->triple).isX86();
   }
+  // A 512-bit load of 32 paired bf16 weights widens with a shift and a mask
+  // (two 16-lane vectors), instead of two zero-extends and two shifts. x86
+  // is little-endian, as the pairing needs.
+  if (path == CodegenPath::LLVM && block.vector &&
+      llvm::Triple(info->triple).isX86() && info->vectorBits >= 512)
+    options.bf16PairLanes = 16;
+  // x86vector.avx512.dot is 16 lanes: the AVX-512 block.
+  if (path == CodegenPath::LLVM && block.vector && info->bf16Dot &&
+      info->vectorBits >= 512)
+    options.bf16Dot = true;
   return options;
 }
 

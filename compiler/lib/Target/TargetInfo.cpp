@@ -4,7 +4,9 @@
 
 #include "TargetMachine.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace rnnc;
@@ -104,4 +106,48 @@ bool rnnc::isMicrocontroller(const TargetOptions &options) {
     return true;
   return !options.triple.empty() &&
          llvm::Triple(llvm::Triple::normalize(options.triple)).isArmMClass();
+}
+
+llvm::Error rnnc::checkHostRuns(const TargetOptions &options) {
+  if (options.cpu.empty() && options.triple.empty())
+    return llvm::Error::success();
+  if (!options.triple.empty() &&
+      llvm::Triple::normalize(options.triple) != llvm::sys::getProcessTriple())
+    return llvm::createStringError("this machine cannot run code for '" +
+                                   options.triple + "'");
+  llvm::Expected<detail::Machine> machine =
+      detail::createTargetMachine(options);
+  if (!machine)
+    return machine.takeError();
+  const llvm::MCSubtargetInfo &subtarget =
+      *machine->machine->getMCSubtargetInfo();
+  // What rnnc targets by default (the host CPU as LLVM names it) counts as
+  // runnable too: a VM hides some system features (pku, wbnoinvd) that its
+  // CPU's LLVM description has and user code never needs.
+  llvm::Expected<detail::Machine> hostMachine =
+      detail::createTargetMachine(
+          TargetOptions{"", llvm::sys::getHostCPUName().str()});
+  if (!hostMachine)
+    return hostMachine.takeError();
+  const llvm::MCSubtargetInfo &hostDefault =
+      *hostMachine->machine->getMCSubtargetInfo();
+  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+  // Without the host's feature list there is nothing to compare.
+  if (host.empty())
+    return llvm::Error::success();
+  std::string missing;
+  for (const llvm::SubtargetFeatureKV &feature :
+       subtarget.getAllProcessorFeatures()) {
+    llvm::StringRef name = feature.Key;
+    std::string plus = ("+" + name).str();
+    auto it = host.find(name);
+    if (it == host.end() || it->second || !subtarget.checkFeatures(plus) ||
+        hostDefault.checkFeatures(plus))
+      continue;
+    missing += (missing.empty() ? "" : ", ") + name.str();
+  }
+  if (missing.empty())
+    return llvm::Error::success();
+  return llvm::createStringError("this machine cannot run code for CPU '" +
+                                 options.cpu + "': it lacks " + missing);
 }

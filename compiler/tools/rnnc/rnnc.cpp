@@ -6,7 +6,7 @@
 // rnnc compile SPEC --weights W [-o DIR] [--emit=obj|c|llvm|asm|mlir]
 //              [--target=TRIPLE] [--cpu=NAME]
 // rnnc run     SPEC --weights W --inputs IN.npz --output OUT.npz
-//              [--emit-path=llvm|c] [--repeat N]
+//              [--emit-path=llvm|c] [--repeat N] [--cpu=NAME]
 //
 // Test options (as in mlir-opt): --verify-diagnostics checks the diagnostics
 // against `# expected-error {{...}}` comments in the spec, and
@@ -111,8 +111,11 @@ static cl::opt<std::string>
                  cl::cat(rnncCategory));
 
 static cl::opt<std::string>
-    targetCpu("cpu", cl::desc("Target CPU (default: this machine's)"),
+    targetCpu("cpu",
+              cl::desc("Target CPU (default: this machine's; for run, one "
+                       "this machine runs)"),
               cl::value_desc("name"), cl::sub(compileCommand),
+              cl::sub(runCommand),
               cl::cat(rnncCategory));
 
 static cl::opt<Optimize> optimizeFor(
@@ -337,6 +340,7 @@ static mlir::LogicalResult runAction(llvm::SourceMgr &sourceMgr,
   options.outputPath = outputsFile;
   options.path = emitPath;
   options.repeat = repeatCount;
+  options.cpu = targetCpu;
   return runModel(*loaded, sourceMgr, options, ctx);
 }
 

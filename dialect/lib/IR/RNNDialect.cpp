@@ -129,6 +129,11 @@ LogicalResult RNNDialect::verifyOperationAttribute(Operation *op,
                      op->getName().getStringRef() == "linalg.matmul"))
                ? failure()
                : verifyInteger(op, attr, 0);
+  if (name == kBF16OperandsAttrName)
+    return failed(on("a linalg.matmul",
+                     op->getName().getStringRef() == "linalg.matmul"))
+               ? failure()
+               : verifyUnit(op, attr);
   if (name == kExactFMAAttrName)
     return failed(on("a math.fma or llvm.intr.fma",
                      op->getName().getStringRef() == "math.fma" ||

@@ -475,15 +475,16 @@ func.func @gru_int8_kernels(%x: tensor<4x5xf32>, %h: tensor<4x2xf32>, %bi: tenso
 /// bf16 compute (dtype: bfloat16, docs/Semantics.md#bfloat16-compute): both
 /// matmul operands rounded to bf16 first (promote_dtype), then in the gate
 /// generic each product and bias sum rounded (a truncf to bf16 and an extf
-/// back); with bf16 carries every op of the tail rounds too.
+/// back); with bf16 carries every op of the tail rounds too. The matmuls
+/// are marked rnn.bf16_operands (a bf16 dot product may compute them).
 
 // CHECK-LABEL: func.func @gru_bf16_compute(
 // CHECK: %[[X:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x5xf32>)
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK: %[[H:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x16xf32>)
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
-// CHECK: linalg.matmul ins(%[[X]], %{{.*}} : tensor<4x5xf32>, tensor<5x48xbf16>)
-// CHECK: linalg.matmul ins(%[[H]], %{{.*}} : tensor<4x16xf32>, tensor<16x48xbf16>)
+// CHECK: linalg.matmul {rnn.bf16_operands} ins(%[[X]], %{{.*}} : tensor<4x5xf32>, tensor<5x48xbf16>)
+// CHECK: linalg.matmul {rnn.bf16_operands} ins(%[[H]], %{{.*}} : tensor<4x16xf32>, tensor<16x48xbf16>)
 // CHECK: linalg.generic
 // CHECK-NEXT: ^bb0(%[[GI:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[GH:[^:]+]]: f32,
 // gi_r and gh_r rounded, the bias added to gi_r, the sum rounded:

@@ -126,3 +126,11 @@ func.func private @f() -> (tensor<2x5xf32> {rnn.time_axis = -1 : i64})
 
 // expected-error @+1 {{'rnn.workspace' is not an attribute of a function's results}}
 func.func private @f() -> (memref<?xi8> {rnn.workspace})
+
+// -----
+
+func.func @f(%c: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'rnn.bf16_operands' belongs on a linalg.matmul}}
+  %0 = linalg.add {rnn.bf16_operands} ins(%c, %c : tensor<2x4xf32>, tensor<2x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

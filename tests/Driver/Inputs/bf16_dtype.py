@@ -3,6 +3,11 @@
   bf16_dtype.py write DIR        DIR/<case>.yaml, DIR/<case>.npz (float32
                                  weights, which rnnc rounds to bf16) and
                                  DIR/in.npz (x), for every case
+  bf16_dtype.py write-dot DIR    the same for DOT_CASES (B=16, I=H=256,
+                                 T=8: K even, so vdpbf16ps runs them)
+  bf16_dtype.py check-dot DIR PREFIX
+                                 compares them with the emulation within
+                                 DOT_TOLERANCE, the vdpbf16ps one
   bf16_dtype.py check DIR PREFIX compares PREFIX<case>.npz (rnnc run's y)
                                  with this file's emulation of Flax's bf16
                                  cells, and shows that float32 maths on the
@@ -138,6 +143,14 @@ def emulate(case, w, x, bf16):
     return np.stack(ys, 1)
 
 
+# The vdpbf16ps kernels (docs/Semantics.md#bfloat16-compute): a bf16 dot
+# summed in another order (and with denormals flushed) can land one bf16
+# ulp (2^-8 relative) from the emulation's, and the step carries it on.
+DOT_CASES = ["lstm_bf16", "gru_f32_carry"]
+DOT_SIZES = (16, 8, 256, 256)  # B, T, I, H
+DOT_ATOL, DOT_RTOL = 2e-2, 2e-2
+
+
 def tolerance(want):
     # The float32 one: rnnc rounds where this emulation does, and float32
     # maths on the same weights is far outside it.
@@ -146,6 +159,34 @@ def tolerance(want):
 
 if __name__ != "__main__":
     pass
+elif sys.argv[1] in ("write-dot", "check-dot"):
+    B, T, I, H = DOT_SIZES
+    d = sys.argv[2]
+    if sys.argv[1] == "write-dot":
+        x = np.random.default_rng(4).uniform(-2, 2, (B, T, I)).astype(f32)
+        np.savez(d + "/dot_in.npz", x=x)
+    for case in DOT_CASES:
+        cell, extra, bf16_carries = CASES[case]
+        if sys.argv[1] == "write-dot":
+            np.savez("%s/dot_%s.npz" % (d, case), **weights(case))
+            with open("%s/dot_%s.yaml" % (d, case), "w") as f:
+                f.write("rnnc: 1\nname: %s\ndtype: bfloat16\n" % case)
+                if bf16_carries:
+                    f.write("param_dtype: bfloat16\n")
+                f.write("input: {batch: [%d], time: %d, features: %d}\n"
+                        "layers:\n  - {name: l0, type: RNN, cell: {type: %s, "
+                        "features: %d%s}}\n" % (B, T, I, cell, H, extra))
+            continue
+        x = np.load(d + "/dot_in.npz")["x"]
+        y = np.load("%s%s.npz" % (sys.argv[3], case))["y"]
+        want = emulate(case, weights(case), x, True)
+        err = np.abs(y - want)
+        ok = np.all(err <= DOT_ATOL + DOT_RTOL * np.abs(want))
+        print("%s: bit-exact %.3f, max |d| %.3g, max |d|/(|ref|+1) %.3g"
+              % (case, np.mean(y == want), err.max(),
+                 (err / (np.abs(want) + 1)).max()), file=sys.stderr)
+        print("%s: %s" % (case, "within the dot tolerance" if ok
+                          else "OUTSIDE the dot tolerance"))
 elif sys.argv[1] == "write":
     d = sys.argv[2]
     x = np.random.default_rng(3).uniform(-2, 2, (B, T, I)).astype(f32)

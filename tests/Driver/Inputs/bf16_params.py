@@ -4,6 +4,12 @@
                              rnnc), DIR/w.bf16.safetensors (the same
                              weights rounded here, stored as BF16), and
                              DIR/in.npz (x)
+  bf16_params.py write-wide DIR
+                             DIR/wide.npz (float32 weights of a B=1,
+                             I=64, H=128 LSTM), DIR/wide.rounded.npz (the
+                             same rounded here, float32) and DIR/wide.in.npz
+  bf16_params.py same A.npz B.npz
+                             whether y is the same bits in both
   bf16_params.py check DIR OUT.npz
                              compares rnnc run's y with examples/flax_numpy.py
                              on the rounded weights (f32 maths: within the
@@ -63,7 +69,19 @@ def reference(params):
     return y
 
 
-if sys.argv[1] == "write":
+if sys.argv[1] == "write-wide":
+    d = sys.argv[2]
+    rng = np.random.default_rng(9)
+    w = {"l0/cell/" + k: v for k, v in fx.lstm_params(rng, 64, 128).items()}
+    np.savez(d + "/wide.npz", **w)
+    np.savez(d + "/wide.rounded.npz", **{k: rounded(v) for k, v in w.items()})
+    x = rng.uniform(-1, 1, (1, 4, 64)).astype(np.float32)
+    np.savez(d + "/wide.in.npz", x=x)
+elif sys.argv[1] == "same":
+    a, b = (np.load(f)["y"].view(np.uint32) for f in sys.argv[2:4])
+    print("same bits" if np.array_equal(a, b) else
+          "%d of %d differ" % (np.sum(a != b), a.size))
+elif sys.argv[1] == "write":
     d = sys.argv[2]
     w = weights()
     np.savez(d + "/w.f32.npz", **w)

@@ -142,9 +142,15 @@ class Runner:
         self.cases = 0
         self.passed = 0
         self.rows = []
+        # rnnc compile options of the object (LLVM) path: --cpu=NAME pins
+        # its code to a CPU this host runs (bf16 compute's bit-exact
+        # emulation on a host with vdpbf16ps: --cpu=x86-64-v3).
+        self.object_options = ()
 
     def compile(self, spec, weights, emit):
-        return rnnc.compile(spec, weights, emit=emit, cache_dir=self.cache)
+        options = self.object_options if emit == "object" else ()
+        return rnnc.compile(spec, weights, emit=emit, options=options,
+                            cache_dir=self.cache)
 
     def run_case(self, case):
         """Compiles the case's four models (hand-written spec and export, on
@@ -215,6 +221,8 @@ class Runner:
 def main(groups):
     group = sys.argv[1] if len(sys.argv) > 1 else "all"
     runner = Runner()
+    runner.object_options = tuple(a for a in sys.argv[2:]
+                                  if a.startswith("--cpu="))
     start = time.time()
     for gname, builders in groups.items():
         if group not in ("all", gname):

@@ -354,16 +354,29 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     it is needed again (LSTM H=64, batch 1: 64 KiB of weights, twice the L1;
     245 -> 220 us at T=256). Reversing k changes the order of the sums on
     those reads only.
+
+    With `bf16-dot` (targets with AVX512_BF16), a matmul marked
+    `rnn.bf16_operands` with an even K (and blocks of whole 16-column
+    vectors) steps through k two at a time, and each step is
+    `x86vector.avx512.dot` (vdpbf16ps) per row and 16 columns: the row's
+    pair of values broadcast as one 32-bit word, the two weight rows
+    interleaved into pairs. vdpbf16ps sums a pair in its own order and
+    flushes denormals, so it is not the f32 emulation's result (see
+    docs/Semantics.md, bfloat16 compute). Matmuls sharing their loop over k
+    keep the emulation.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", "4", "rows per register block">,
     Option<"tileN", "tile-n", "int64_t", "64", "columns per register block">,
     Option<"alternateSweeps", "alternate-sweeps", "bool", "false",
            "read weights that are read again (next step) in alternate directions">,
+    Option<"bf16Dot", "bf16-dot", "bool", "false",
+           "matmuls marked rnn.bf16_operands as AVX512_BF16 dot products">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::x86vector::X86VectorDialect"];
 }
 
 def RNNVNNIMatmulsPass : Pass<"rnn-vnni-matmuls"> {
@@ -399,8 +412,24 @@ def RNNPackWeightPanelsPass : Pass<"rnn-pack-weight-panels"> {
     [N / n, K, n], panel after panel, and each read takes the same rows of
     the packed constant: a block streams through contiguous memory. Values
     are moved, not changed.
+
+    With `pair-bf16-lanes=L` (L f32 lanes to a vector register; 0: off), a
+    bf16 constant whose every read is a whole row widened to f32 right away
+    is stored with each 2L-wide group of a row's columns paired, column c
+    and c + L in one 32-bit word (c < L), and each widening becomes a shift
+    left by 16 (columns c) and a mask of the high half (columns c + L) of
+    the words: 2 ops per 2L weights, where a zero-extend and a shift take 2
+    per L. The widened values, and so the sums, are the same. Little-endian
+    targets only: the word's low half is its first bf16.
   }];
-  let dependentDialects = ["mlir::tensor::TensorDialect", "mlir::arith::ArithDialect"];
+  let options = [
+    Option<"pairBF16Lanes", "pair-bf16-lanes", "int64_t", "0",
+           "f32 lanes of a vector register: pair bf16 columns c and c + L "
+           "of each 2L-column group of a row in one word (0: off)">
+  ];
+  let dependentDialects = ["mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 #endif // RNN_CODEGEN_PASSES_TD

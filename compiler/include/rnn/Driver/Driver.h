@@ -115,6 +115,9 @@ struct RunOptions {
   std::string outputPath;
   CodegenPath path = CodegenPath::LLVM;
   unsigned repeat = 0; ///< time this many runs (0: run once, untimed)
+  /// The CPU to compile for (empty: the host's): one the host runs, e.g. to
+  /// run AVX2 code on an AVX-512 host (--cpu of `rnnc run`).
+  std::string cpu;
 };
 
 /// Compiles the model, runs it on the arrays in `inputsPath` and writes the

@@ -46,6 +46,14 @@ struct CodegenOptions {
   int64_t workspaceAlignment = 64;
   /// The width of `index` on the LLVM path (0: MLIR's default, 64).
   unsigned indexBitwidth = 0;
+  /// bf16 weight panels of the LLVM path stored in pairs of columns for
+  /// registers of this many f32 lanes (rnn-pack-weight-panels'
+  /// pair-bf16-lanes; 0: off): AVX-512 hosts, where it was measured.
+  int64_t bf16PairLanes = 0;
+  /// bf16 compute's matmuls as vdpbf16ps dot products (rnn-vectorize-
+  /// matmuls' bf16-dot): LLVM path, targets with AVX512_BF16
+  /// (TargetInfo::bf16Dot). Not bit-exact with Flax: see docs/Semantics.md.
+  bool bf16Dot = false;
 };
 
 /// What the generated code is lean in (--optimize): time, or RAM (scratch

@@ -83,6 +83,12 @@ llvm::Expected<MatmulBlock> selectCMatmulBlock(const TargetOptions &options);
 llvm::Expected<unsigned> indexBitwidth(const TargetOptions &options);
 bool isMicrocontroller(const TargetOptions &options);
 
+/// Fails, with a message for the user, unless this machine can run code for
+/// `options` (a CPU of the host's triple): every feature LLVM gives that
+/// CPU is one the host reports or one of the host CPU's own LLVM
+/// description (what rnnc targets by default). Without a CPU, succeeds.
+llvm::Error checkHostRuns(const TargetOptions &options);
+
 } // namespace rnnc
 
 #endif // RNN_TARGET_TARGETINFO_H

@@ -109,8 +109,14 @@ struct DenseCell {
       return bf16.dynamicInt8 ? emitDynamicInt8Matmul(rewriter, loc, lhs, rhs)
                               : emitMatmul(rewriter, loc, lhs, rhs);
     };
-    products = {matmul(x, wiStorage),
-                matmul(h, whStorage),
+    Value xi = matmul(x, wiStorage);
+    Value xh = matmul(h, whStorage);
+    if (bf16.on)
+      for (Value product : {xi, xh})
+        product.getDefiningOp()->setAttr(kBF16OperandsAttrName,
+                                         rewriter.getUnitAttr());
+    products = {xi,
+                xh,
                 bi,
                 bh,
                 numGates,
