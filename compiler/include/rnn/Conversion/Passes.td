@@ -74,9 +74,9 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
     with SAME padding. `rnn.merge` becomes tensor inserts (concat) or an
     element-wise `linalg.generic`. Works on tensors, before bufferization.
 
-    With `fuse-projections` (RAM-lean code with scalar register blocks),
-    an LSTM cell whose kernels and biases are f32 constants
-    computes its pre-activations as one matmul instead: `[1, x, h] @
+    With `fuse-projections` (set for RAM-lean C, whose matmuls become
+    scalar register blocks), an LSTM cell whose kernels and biases are f32
+    constants computes its pre-activations as one matmul instead: `[1, x, h] @
     [b; wi; wh]` (a column of ones per bias), so that the register block's
     accumulators start from the bias and sum the input and the recurrent
     products before they are stored once; the gate loop then reads one
