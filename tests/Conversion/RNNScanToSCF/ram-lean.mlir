@@ -1,4 +1,4 @@
-// RUN: rnn-opt %s --convert-rnn-scan-to-scf="ram-lean=true time-block-bytes=96 time-block-rows=1" --split-input-file | FileCheck %s
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf="ram-lean=true last-row-copies=true time-block-bytes=96 time-block-rows=1" --split-input-file | FileCheck %s
 // RUN: rnn-opt %s --convert-rnn-scan-to-scf="time-block-bytes=96 time-block-rows=1" --split-input-file | FileCheck %s --check-prefix=SPEED
 
 /// RAM-lean scans keep nothing that grows with T but the caller's input and
@@ -67,4 +67,42 @@ func.func @long_padded(%x: tensor<4x25x3xf32>, %len: tensor<4xi32>, %wi: tensor<
     rnn.yield carry(%h1 : tensor<4x4xf32>) output(%h1 : tensor<4x4xf32>)
   }
   return %y : tensor<4x25x4xf32>
+}
+
+// -----
+
+/// The final carry with lengths: with last-row-copies (RAM-lean C) row b of
+/// the new carry is copied into the kept one only at its last valid step
+/// (t == L_b - 1), in a loop over rows; otherwise it is selected element
+/// by element every step.
+
+// CHECK-LABEL: func.func @final_carry_lengths
+// CHECK-SAME: %[[LEN:[^:]+]]: tensor<3xi32>
+// CHECK: scf.for %[[T:[^ ]+]] = {{.*}} iter_args(
+// CHECK:   %[[H:.*]] = linalg.copy
+// CHECK:   %[[T32:.*]] = arith.index_cast %[[T]] : index to i32
+// CHECK:   scf.for %[[R:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]+]] = %{{[^ ]+}}) -> (tensor<3x4xf32>)
+// CHECK:     %[[L:.*]] = tensor.extract %[[LEN]][%[[R]]] : tensor<3xi32>
+// CHECK:     %[[LM1:.*]] = arith.subi %[[L]], %{{.*}} : i32
+// CHECK:     %[[LAST:.*]] = arith.cmpi eq, %[[T32]], %[[LM1]] : i32
+// CHECK:     scf.if %[[LAST]] -> (tensor<3x4xf32>)
+// CHECK:       %[[ROW:.*]] = tensor.extract_slice %[[H]][%[[R]], 0] [1, 4] [1, 1]
+// CHECK:       %[[SLOT:.*]] = tensor.extract_slice %[[ACC]][%[[R]], 0] [1, 4] [1, 1]
+// CHECK:       %[[COPY:.*]] = linalg.copy ins(%[[ROW]] : tensor<1x4xf32>) outs(%[[SLOT]] : tensor<1x4xf32>)
+// CHECK:       %[[NEW:.*]] = tensor.insert_slice %[[COPY]] into %[[ACC]][%[[R]], 0] [1, 4] [1, 1]
+// CHECK:       scf.yield %[[NEW]]
+// CHECK:     } else {
+// CHECK:       scf.yield %[[ACC]]
+// CHECK-NOT: arith.select
+// CHECK: return
+
+// SPEED-LABEL: func.func @final_carry_lengths
+// SPEED: arith.select
+func.func @final_carry_lengths(%x: tensor<3x5x2xf32>, %len: tensor<3xi32>, %wi: tensor<2x4xf32>, %wh: tensor<4x4xf32>) -> tensor<3x4xf32> {
+  %y, %hT = rnn.scan %x lengths(%len : tensor<3xi32>) {num_batch_dims = 1 : i64} : tensor<3x5x2xf32> -> tensor<3x5x4xf32>, tensor<3x4xf32> {
+  ^bb0(%h: tensor<3x4xf32>, %xt: tensor<3x2xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<3x2xf32>, tensor<3x4xf32>, tensor<2x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<3x4xf32>) output(%h1 : tensor<3x4xf32>)
+  }
+  return %hT : tensor<3x4xf32>
 }

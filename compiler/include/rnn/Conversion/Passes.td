@@ -56,6 +56,10 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
     Option<"ramLean", "ram-lean", "bool", "false",
            "scratch memory independent of T: no blocks of steps, reversed "
            "inputs read in place">,
+    Option<"lastRowCopies", "last-row-copies", "bool", "false",
+           "with lengths, copy each row's final carry at its last valid "
+           "step (a loop over rows) instead of selecting every element "
+           "every step">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect"];
@@ -69,7 +73,23 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
     `linalg.generic` with the gate maths; ConvLSTM uses linalg convolutions
     with SAME padding. `rnn.merge` becomes tensor inserts (concat) or an
     element-wise `linalg.generic`. Works on tensors, before bufferization.
+
+    With `fuse-projections` (set for RAM-lean C, whose matmuls become
+    scalar register blocks), an LSTM cell whose kernels and biases are f32
+    constants computes its pre-activations as one matmul instead: `[1, x, h] @
+    [b; wi; wh]` (a column of ones per bias), so that the register block's
+    accumulators start from the bias and sum the input and the recurrent
+    products before they are stored once; the gate loop then reads one
+    value per gate instead of two products and the biases (kws on the
+    Cortex-M4: see docs/Embedded.md). Only where the row of the operands
+    is no wider than the gate blocks it replaces (I + H + biases <= 4 H),
+    so the scratch memory does not grow; the sums are reordered.
   }];
+  let options = [
+    Option<"fuseProjections", "fuse-projections", "bool", "false",
+           "one matmul of [1, x, h] by [b; wi; wh] per LSTM cell with "
+           "constant f32 weights">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }

@@ -21,11 +21,12 @@ namespace {
 
 struct LowerScan : OpRewritePattern<ScanOp> {
   LowerScan(MLIRContext *ctx, int64_t timeBlockBytes, int64_t timeBlockRows,
-            bool ramLean)
+            bool ramLean, bool lastRowCopies)
       : OpRewritePattern(ctx), timeBlockBytes(timeBlockBytes),
-        timeBlockRows(timeBlockRows), ramLean(ramLean) {}
+        timeBlockRows(timeBlockRows), ramLean(ramLean),
+        lastRowCopies(lastRowCopies) {}
   int64_t timeBlockBytes, timeBlockRows;
-  bool ramLean;
+  bool ramLean, lastRowCopies;
 
   LogicalResult matchAndRewrite(ScanOp op,
                                 PatternRewriter &rewriter) const override {
@@ -38,7 +39,8 @@ struct LowerScan : OpRewritePattern<ScanOp> {
                           op.getSeqLengths() && !op.getFinalCarry().empty(),
                           timeBlockBytes,
                           timeBlockRows,
-                          ramLean};
+                          ramLean,
+                          lastRowCopies};
     return lowering.lower();
   }
 };
@@ -49,7 +51,7 @@ struct ConvertRNNScanToSCFPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<LowerScan>(&getContext(), timeBlockBytes, timeBlockRows,
-                           ramLean);
+                           ramLean, lastRowCopies);
     // Scans nest only through other scans' bodies; the driver reaches both.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

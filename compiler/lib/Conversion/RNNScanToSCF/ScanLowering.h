@@ -51,6 +51,10 @@ struct ScanLowering {
   int64_t timeBlockBytes; ///< see ConvertRNNScanToSCFPass's options
   int64_t timeBlockRows;
   bool ramLean;
+  /// Each row's final carry copied at its last valid step instead of an
+  /// element-wise select every step (ConvertRNNScanToSCFPass's
+  /// last-row-copies).
+  bool lastRowCopies;
 
   /// Reverse without lengths: every row is reversed whole, so step t reads
   /// the input at T - 1 - t instead of a flipped copy of the input (and

@@ -3,13 +3,16 @@
 // Each cell: batch dims folded into one row dim (a unit row when there are
 // none), `gi = x @ wi` and `gh = h @ wh` as linalg.matmul into zeros, then
 // one linalg.generic with the biases and the cell's formula, exactly as the
-// op documents it (RNNCells.td), and the batch dims restored.
+// op documents it (RNNCells.td), and the batch dims restored. With
+// `fuse-projections`, an LSTM cell (each of whose pre-activations is
+// xi + xh) computes `[1, x, h] @ [b; wi; wh]` as one matmul instead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::rnn;
@@ -27,6 +30,12 @@ static Value interpolate(OpBuilder &b, Location loc, Value z, Value n,
   Value one = floatConstant(b, loc, z.getType(), 1.0);
   Value keep = arith::SubFOp::create(b, loc, one, z);
   return add(b, loc, mul(b, loc, keep, n), mul(b, loc, z, h));
+}
+
+/// `xi[k] + xh[k]`, or `xi[k]` alone when one matmul summed both.
+static Value preActivation(OpBuilder &b, Location loc, ArrayRef<Value> xi,
+                           ArrayRef<Value> xh, int k) {
+  return xh.empty() ? xi[k] : add(b, loc, xi[k], xh[k]);
 }
 
 namespace {
@@ -78,8 +87,83 @@ struct BF16Scalars {
   }
 };
 
+/// The dense f32 values of `value` when it is an f32 constant.
+static std::optional<SmallVector<float>> f32Constant(Value value) {
+  auto constant = value ? value.getDefiningOp<arith::ConstantOp>() : nullptr;
+  auto attr =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  if (!attr || !attr.getElementType().isF32())
+    return std::nullopt;
+  return SmallVector<float>(attr.getValues<float>());
+}
+
+/// `[1, x, h] @ [b; wi; wh]` (a column of ones and a row of the kernel per
+/// present bias): the pre-activations summed in one matmul, so scalar
+/// register blocks start from the bias and add both products in their
+/// accumulators. Null unless every weight is an f32 constant and the
+/// operands' row (I + H + biases) is no wider than the G*H columns of the
+/// second product it replaces: the scratch memory does not grow.
+static Value emitFusedProjections(PatternRewriter &rewriter, Location loc,
+                                  Value x, Value h, Value wi, Value wh,
+                                  Value bi, Value bh) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto hType = cast<RankedTensorType>(h.getType());
+  auto whType = cast<RankedTensorType>(wh.getType());
+  auto wiValues = f32Constant(wi), whValues = f32Constant(wh);
+  if (!wiValues || !whValues || !xType.getElementType().isF32() ||
+      !hType.getElementType().isF32() || !xType.hasStaticShape() ||
+      !hType.hasStaticShape() || !whType.hasStaticShape())
+    return {};
+  SmallVector<SmallVector<float>> biases;
+  for (Value bias : {bi, bh}) {
+    if (!bias)
+      continue;
+    auto values = f32Constant(bias);
+    if (!values)
+      return {};
+    biases.push_back(std::move(*values));
+  }
+  int64_t rows = xType.getDimSize(0), inputs = xType.getDimSize(1);
+  int64_t features = hType.getDimSize(1), columns = whType.getDimSize(1);
+  int64_t ones = biases.size(), depth = ones + inputs + features;
+  if (depth > columns)
+    return {};
+
+  SmallVector<float> kernel;
+  kernel.reserve(depth * columns);
+  for (const SmallVector<float> &bias : biases)
+    llvm::append_range(kernel, bias);
+  llvm::append_range(kernel, *wiValues);
+  llvm::append_range(kernel, *whValues);
+  auto kernelType = RankedTensorType::get({depth, columns},
+                                          rewriter.getF32Type());
+  Value stacked = arith::ConstantOp::create(
+      rewriter, loc,
+      DenseElementsAttr::get(kernelType, ArrayRef<float>(kernel)));
+
+  Value operands = tensor::EmptyOp::create(rewriter, loc, {rows, depth},
+                                           rewriter.getF32Type());
+  auto insert = [&](Value part, int64_t column, int64_t width) {
+    SmallVector<OpFoldResult> offsets{rewriter.getIndexAttr(0),
+                                      rewriter.getIndexAttr(column)};
+    SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(rows),
+                                    rewriter.getIndexAttr(width)};
+    SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+    operands = tensor::InsertSliceOp::create(rewriter, loc, part, operands,
+                                             offsets, sizes, strides);
+  };
+  if (ones)
+    insert(filledTensor(rewriter, loc, {rows, ones}, rewriter.getF32Type(),
+                        1.0),
+           0, ones);
+  insert(x, ones, inputs);
+  insert(h, ones + inputs, features);
+  return emitMatmul(rewriter, loc, operands, stacked);
+}
+
 /// The shared front half of a dense cell: the operands in matrix form and
-/// the two products.
+/// the two products (or, with `fuse`, when emitFusedProjections applies,
+/// their sum with the biases as `gi` alone).
 struct DenseCell {
   GateProducts products;
   SmallVector<Value> carries; ///< collapsed to (N, H)
@@ -88,7 +172,7 @@ struct DenseCell {
 
   DenseCell(PatternRewriter &rewriter, Location loc, int64_t numGates,
             Value input, ValueRange carryValues, Value wi, Value wh, Value bi,
-            Value bh, const BF16Compute &bf16) {
+            Value bh, const BF16Compute &bf16, bool fuse = false) {
     carryType = cast<RankedTensorType>(carryValues.back().getType());
     numBatchDims = carryType.getRank() - 1;
     Value x = collapseBatchDims(rewriter, loc, input, numBatchDims);
@@ -100,6 +184,13 @@ struct DenseCell {
       // promote_dtype: both Dense inputs rounded to bf16.
       x = emitRoundTensorToBF16(rewriter, loc, x);
       h = emitRoundTensorToBF16(rewriter, loc, h);
+    }
+    if (fuse && !bf16.on && !bf16.dynamicInt8) {
+      if (Value sum = emitFusedProjections(rewriter, loc, x, h, wi, wh, bi,
+                                           bh)) {
+        products = {sum, Value(), Value(), Value(), numGates};
+        return;
+      }
     }
     // Int8 kernels: f32 activations times i8 weights, summed in f32
     // (linalg.matmul widens its operands to the accumulator's type).
@@ -139,7 +230,9 @@ struct DenseCell {
 /// Gate order [i, f, g, o]:
 ///   new_c = f * c + i * g,  new_h = o * act(new_c).
 struct LSTMCellLowering : OpRewritePattern<LSTMCellOp> {
-  using OpRewritePattern::OpRewritePattern;
+  LSTMCellLowering(MLIRContext *ctx, bool fuseProjections)
+      : OpRewritePattern(ctx), fuseProjections(fuseProjections) {}
+  bool fuseProjections;
 
   LogicalResult matchAndRewrite(LSTMCellOp op,
                                 PatternRewriter &rewriter) const override {
@@ -147,7 +240,7 @@ struct LSTMCellLowering : OpRewritePattern<LSTMCellOp> {
     BF16Compute bf16(op);
     DenseCell cell(rewriter, loc, LSTMCellOp::kNumGates, op.getInput(),
                    {op.getC(), op.getH()}, op.getWi(), op.getWh(), op.getBi(),
-                   op.getBh(), bf16);
+                   op.getBh(), bf16, fuseProjections);
     Activation gateFn = op.getGateFn(), actFn = op.getActivationFn();
     SmallVector<Value> results = emitGateGeneric(
         rewriter, loc, cell.products, cell.carries, /*numResults=*/2,
@@ -169,7 +262,7 @@ struct LSTMCellLowering : OpRewritePattern<LSTMCellOp> {
                 s.radd(s.rmul(f, s.round(carry[0])), s.rmul(i, g));
             return {newC, s.rmul(o, s.rounded(actFn, newC))};
           }
-          auto y = [&](int k) { return add(b, l, xi[k], xh[k]); };
+          auto y = [&](int k) { return preActivation(b, l, xi, xh, k); };
           Value i = emitActivation(b, l, gateFn, y(0));
           Value f = emitActivation(b, l, gateFn, y(1));
           Value g = emitActivation(b, l, actFn, y(2));
@@ -298,7 +391,9 @@ struct SimpleCellLowering : OpRewritePattern<SimpleCellOp> {
 
 } // namespace
 
-void mlir::rnn::populateDenseCellPatterns(RewritePatternSet &patterns) {
-  patterns.add<LSTMCellLowering, GRUCellLowering, MGUCellLowering,
-               SimpleCellLowering>(patterns.getContext());
+void mlir::rnn::populateDenseCellPatterns(RewritePatternSet &patterns,
+                                          bool fuseProjections) {
+  patterns.add<GRUCellLowering, MGUCellLowering, SimpleCellLowering>(
+      patterns.getContext());
+  patterns.add<LSTMCellLowering>(patterns.getContext(), fuseProjections);
 }

@@ -331,9 +331,12 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
   auto generic = linalg::GenericOp::create(
       b, loc, resultTypes, inputs, outputs, maps, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        ValueRange gi = args.take_front(gates);
-        ValueRange gh = args.slice(gates, gates);
-        unsigned next = 2 * gates;
+        ValueRange gi = args.take_front(gates), gh;
+        unsigned next = gates;
+        if (products.gh) {
+          gh = args.slice(next, gates);
+          next += gates;
+        }
         ValueRange bi, bh;
         if (products.bi) {
           bi = args.slice(next, gates);
@@ -372,10 +375,11 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
         };
         for (int64_t k = 0; k < gates; ++k) {
           // Scales (int8) then rounding (bf16 compute): never both.
-          Value gik = round(scaled(gi[k], si, k)),
-                ghk = round(scaled(gh[k], sh, k));
+          Value gik = round(scaled(gi[k], si, k));
+          Value ghk = products.gh ? round(scaled(gh[k], sh, k)) : Value();
           xi.push_back(products.bi ? addBias(gik, bi[k]) : gik);
-          xh.push_back(products.bh ? addBias(ghk, bh[k]) : ghk);
+          if (ghk)
+            xh.push_back(products.bh ? addBias(ghk, bh[k]) : ghk);
         }
         SmallVector<Value> carryValues(carryArgs.begin(), carryArgs.end());
         SmallVector<Value> results = body(nb, nloc, xi, xh, carryValues);

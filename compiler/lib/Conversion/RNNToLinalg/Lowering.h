@@ -85,7 +85,9 @@ Value emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
 
 /// The pre-activations of a cell: `gi` and `gh` have shape (N, *spatial,
 /// G*F), the gate blocks side by side on the last dim; biases (G*F) are
-/// optional.
+/// optional. Without `gh`, `gi` is the whole pre-activation (both products
+/// and the biases summed by one matmul: `fuse-projections`) and the body
+/// gets no `xh`.
 /// With int8 kernels, `si`/`sh` (G*F, f32) are the per-column scales of
 /// `wi`/`wh`: `gi` and `gh` are then sums of int8 weights times f32
 /// activations, and the scale of each column multiplies the sum (it factors
@@ -106,7 +108,8 @@ std::pair<Value, Value> splitInt8Kernel(OpBuilder &b, Location loc,
                                         Value kernel);
 
 /// Builds the scalar new carry from, per gate `k`, `xi[k] = gi_k (+ bi_k)`
-/// and `xh[k] = gh_k (+ bh_k)`, and the scalar old `carries`.
+/// and `xh[k] = gh_k (+ bh_k)` (`xh` empty without `gh`), and the scalar
+/// old `carries`.
 using GateBodyBuilder = llvm::function_ref<SmallVector<Value>(
     OpBuilder &b, Location loc, ArrayRef<Value> xi, ArrayRef<Value> xh,
     ArrayRef<Value> carries)>;
@@ -125,7 +128,8 @@ SmallVector<Value> emitGateGeneric(OpBuilder &b, Location loc,
 // Patterns (one file each)
 //===----------------------------------------------------------------------===//
 
-void populateDenseCellPatterns(RewritePatternSet &patterns);
+void populateDenseCellPatterns(RewritePatternSet &patterns,
+                               bool fuseProjections);
 void populateConvLSTMCellPatterns(RewritePatternSet &patterns);
 void populateMergePatterns(RewritePatternSet &patterns);
 /// Dense, activations, LayerNorm, Pool and Embed (Layers.cpp).

@@ -25,8 +25,8 @@ using namespace mlir;
 using namespace mlir::rnn;
 
 void mlir::rnn::populateRNNToLinalgConversionPatterns(
-    RewritePatternSet &patterns) {
-  populateDenseCellPatterns(patterns);
+    RewritePatternSet &patterns, bool fuseProjections) {
+  populateDenseCellPatterns(patterns, fuseProjections);
   populateConvLSTMCellPatterns(patterns);
   populateMergePatterns(patterns);
   populateLayerPatterns(patterns);
@@ -54,6 +54,8 @@ namespace {
 
 struct ConvertRNNToLinalgPass
     : rnn::impl::ConvertRNNToLinalgPassBase<ConvertRNNToLinalgPass> {
+  using ConvertRNNToLinalgPassBase::ConvertRNNToLinalgPassBase;
+
   void runOnOperation() override {
     bool supported = true;
     getOperation()->walk([&](Operation *op) {
@@ -72,7 +74,7 @@ struct ConvertRNNToLinalgPass
                         ConvLSTMCellOp, MergeOp, DenseOp, ActivationOp,
                         LayerNormOp, PoolOp, EmbedOp>();
     RewritePatternSet patterns(ctx);
-    populateRNNToLinalgConversionPatterns(patterns);
+    populateRNNToLinalgConversionPatterns(patterns, fuseProjections);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -19,7 +19,10 @@
 namespace mlir::rnn {
 
 /// Adds the patterns lowering the cell ops and `rnn.merge` to `patterns`.
-void populateRNNToLinalgConversionPatterns(RewritePatternSet &patterns);
+/// With `fuseProjections`, LSTM cells with constant f32 weights sum both
+/// products and the biases in one matmul (`fuse-projections`).
+void populateRNNToLinalgConversionPatterns(RewritePatternSet &patterns,
+                                           bool fuseProjections = false);
 
 } // namespace mlir::rnn
 
