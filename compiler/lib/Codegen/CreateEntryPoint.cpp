@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -402,9 +403,18 @@ LogicalResult createEntryPoint(func::FuncOp model) {
           {full, buffer, actual, batchAxis(model.getResultAttrDict(i))});
       buffer = full;
     }
+    // A flattened batch (kFlatBatchAttrName) is written through a view of
+    // the buffer in the model's layout: materializing the expanded tensor
+    // instead would copy the whole maximum shape.
+    Value value = mapping.lookupOrDefault(result);
+    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>();
+        expand && flatBatch) {
+      buffer = memref::CollapseShapeOp::create(
+          b, loc, buffer, expand.getReassociationIndices());
+      value = expand.getSrc();
+    }
     bufferization::MaterializeInDestinationOp::create(
-        b, loc, Type(), mapping.lookupOrDefault(result), buffer,
-        /*restrict=*/true, /*writable=*/true);
+        b, loc, Type(), value, buffer, /*restrict=*/true, /*writable=*/true);
   }
   for (auto &[full, dense, actual, axis] : copiesOut)
     copyActual(b, loc, module, full, dense, actual, /*toCaller=*/true, axis,
