@@ -112,3 +112,36 @@ func.func @inplace(%x: tensor<2x5x3xf32> {rnn.name = "x"}, %l: tensor<2x3xf32> {
     -> (tensor<2x5x3xf32> {rnn.name = "y"}, tensor<2x3xf32> {rnn.name = "carry/l/h"}, tensor<2x3xf32> {rnn.name = "carry/n/h"}) attributes {rnn.num_steps = 5 : i64} {
   return %x, %l, %m : tensor<2x5x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+/// rnn.flat_batch: the model takes the actual rows of its 2 batch dims as
+/// the leading rows of their product, so each array is copied as one level
+/// of b x 2 x 4 elements (of 24 in the maximum shape), not a box of b x 2
+/// rows; the result is written through a view of the buffer in the model's
+/// layout, not by copying the expanded tensor.
+
+// CHECK-LABEL: func.func @flat_run
+// CHECK-SAME: %[[B:[^:]+]]: memref<i32> {llvm.noalias, rnn.name = "batch_0"}
+// CHECK: %[[N:.*]] = memref.load %[[B]][] : memref<i32>
+// CHECK: %[[FULL:.*]] = memref.alloc() : memref<3x2x4xf32>
+// CHECK: %[[ROWS:.*]] = arith.muli %[[N]], %{{.*}} : i32
+// CHECK: %[[DIMS:.*]] = memref.alloc() : memref<3xi64>
+// CHECK-DAG: %[[MAX:.*]] = arith.constant 24 : i64
+// CHECK: %[[R64:.*]] = arith.extsi %[[ROWS]] : i32 to i64
+// CHECK: %[[COUNT:.*]] = arith.muli %[[R64]], %{{.*}} : i64
+// CHECK: memref.store %[[COUNT]], %[[DIMS]][%{{.*}}] : memref<3xi64>
+// CHECK: memref.store %[[MAX]], %[[DIMS]][%{{.*}}] : memref<3xi64>
+// CHECK: memref.store %[[COUNT]], %[[DIMS]][%{{.*}}] : memref<3xi64>
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: call @rnnrt_copy_box_f32(%{{.*}}, %{{.*}}, %[[ONE]], %{{.*}})
+// CHECK: %[[COLLAPSED:.*]] = tensor.collapse_shape
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<3x2x4xf32>
+// CHECK: %[[VIEW:.*]] = memref.collapse_shape %[[OUT]] {{\[\[}}0, 1], [2]] : memref<3x2x4xf32> into memref<6x4xf32>
+// CHECK: bufferization.materialize_in_destination %[[COLLAPSED]] in restrict writable %[[VIEW]]
+func.func @flat(%x: tensor<3x2x4xf32> {rnn.name = "x", rnn.batch_axis = 0 : i64}, %b: tensor<i32> {rnn.name = "batch_0"})
+    -> (tensor<3x2x4xf32> {rnn.name = "y", rnn.batch_axis = 0 : i64}) attributes {rnn.num_steps = 2 : i64, rnn.flat_batch = 2 : i64} {
+  %c = tensor.collapse_shape %x [[0, 1], [2]] : tensor<3x2x4xf32> into tensor<6x4xf32>
+  %e = tensor.expand_shape %c [[0, 1], [2]] output_shape [3, 2, 4] : tensor<6x4xf32> into tensor<3x2x4xf32>
+  return %e : tensor<3x2x4xf32>
+}

@@ -114,6 +114,28 @@ func.func @later_alloc(%block: tensor<2xf32>) -> memref<4xf32> {
 
 // -----
 
+/// A flattened batch (rnn.flat_batch) writes through a collapsed view of the
+/// maximum-shape buffer: both move before the chain, which starts from the
+/// view.
+
+// CHECK-LABEL: func.func @later_alloc_view(
+// CHECK-NOT: tensor.empty
+// CHECK: %[[Y:.+]] = memref.alloc() : memref<2x3x4xf32>
+// CHECK-NEXT: %[[V:.+]] = memref.collapse_shape %[[Y]] {{\[\[}}0, 1], [2]]
+// CHECK-NEXT: %[[OUT:.+]] = bufferization.to_tensor %[[V]] restrict writable
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[OUT]] : tensor<6x4xf32>)
+func.func @later_alloc_view() -> memref<2x3x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<6x4xf32>
+  %filled = linalg.fill ins(%zero : f32) outs(%empty : tensor<6x4xf32>) -> tensor<6x4xf32>
+  %y = memref.alloc() : memref<2x3x4xf32>
+  %v = memref.collapse_shape %y [[0, 1], [2]] : memref<2x3x4xf32> into memref<6x4xf32>
+  bufferization.materialize_in_destination %filled in restrict writable %v : (tensor<6x4xf32>, memref<6x4xf32>) -> ()
+  return %y : memref<2x3x4xf32>
+}
+
+// -----
+
 /// A destination buffer that does not exist yet where the chain starts, and
 /// cannot be made earlier (its size is computed after the chain starts), is
 /// left alone.

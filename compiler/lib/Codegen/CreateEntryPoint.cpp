@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -153,10 +154,31 @@ Value checkSize(OpBuilder &b, Location loc, Value sizeBuffer, int64_t least,
 /// rnnrt_copy_box_*): `toCaller` from `full` into `dense`, else back.
 /// `actual` holds an i32 size per dim of `full` that is a run-time size,
 /// null for the static ones.
+/// With `flat` (kFlatBatchAttrName), the `flat` dims from `flatAxis` are
+/// one dim: their actual rows a prefix of the product of their maxima.
 void copyActual(OpBuilder &b, Location loc, ModuleOp module, Value full,
-                Value dense, ArrayRef<Value> actual, bool toCaller) {
+                Value dense, ArrayRef<Value> actualDims, bool toCaller,
+                int64_t flatAxis = 0, int64_t flat = 0) {
   auto type = cast<MemRefType>(full.getType());
-  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<Value> actual(actualDims);
+  if (flat > 1) {
+    int64_t most = 1;
+    Value rows;
+    for (int64_t d = flatAxis; d < flatAxis + flat; ++d) {
+      most *= shape[d];
+      Value size = actual[d] ? actual[d]
+                             : arith::ConstantOp::create(
+                                   b, loc, b.getI32IntegerAttr(shape[d]));
+      rows = rows ? arith::MulIOp::create(b, loc, rows, size) : size;
+    }
+    shape.erase(shape.begin() + flatAxis + 1, shape.begin() + flatAxis + flat);
+    shape[flatAxis] = most;
+    actual.erase(actual.begin() + flatAxis + 1,
+                 actual.begin() + flatAxis + flat);
+    actual[flatAxis] = rows;
+  }
+  int64_t rank = shape.size();
   auto i64 = [&](int64_t v) {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v))
         .getResult();
@@ -168,7 +190,7 @@ void copyActual(OpBuilder &b, Location loc, ModuleOp module, Value full,
     if (size)
       last = d;
   int64_t inner = 1;
-  for (int64_t d = last + 1; d < type.getRank(); ++d)
+  for (int64_t d = last + 1; d < rank; ++d)
     inner *= shape[d];
   // (count, dst extent, src extent) per level, in a workspace buffer.
   auto dims = memref::AllocOp::create(
@@ -340,6 +362,14 @@ LogicalResult createEntryPoint(func::FuncOp model) {
       }
     return any ? sizes : SmallVector<Value>();
   };
+  int64_t flatBatch = 0;
+  if (auto flat = model->getAttrOfType<IntegerAttr>(kFlatBatchAttrName))
+    flatBatch = flat.getInt();
+  auto batchAxis = [](DictionaryAttr attrs) -> int64_t {
+    auto axis = attrs ? attrs.getAs<IntegerAttr>(kBatchAxisAttrName)
+                      : IntegerAttr();
+    return axis ? axis.getInt() : 0;
+  };
   IRMapping mapping;
   for (unsigned i = 0; i < numInputs; ++i) {
     Value buffer = block->getArgument(i);
@@ -348,7 +378,8 @@ LogicalResult createEntryPoint(func::FuncOp model) {
         actualSizes(model.getArgAttrDict(i), bufType.getRank());
     if (!actual.empty()) {
       Value full = memref::AllocOp::create(b, loc, bufType);
-      copyActual(b, loc, module, full, buffer, actual, /*toCaller=*/false);
+      copyActual(b, loc, module, full, buffer, actual, /*toCaller=*/false,
+                 batchAxis(model.getArgAttrDict(i)), flatBatch);
       buffer = full;
     }
     mapping.map(model.getArgument(i),
@@ -359,7 +390,7 @@ LogicalResult createEntryPoint(func::FuncOp model) {
   Block &body = model.getBody().front();
   for (Operation &op : body.without_terminator())
     b.clone(op, mapping);
-  SmallVector<std::tuple<Value, Value, SmallVector<Value>>> copiesOut;
+  SmallVector<std::tuple<Value, Value, SmallVector<Value>, int64_t>> copiesOut;
   for (auto [i, result] :
        llvm::enumerate(body.getTerminator()->getOperands())) {
     Value buffer = block->getArgument(numInputs + i);
@@ -368,15 +399,26 @@ LogicalResult createEntryPoint(func::FuncOp model) {
         actualSizes(model.getResultAttrDict(i), bufType.getRank());
     if (!actual.empty()) {
       Value full = memref::AllocOp::create(b, loc, bufType);
-      copiesOut.push_back({full, buffer, actual});
+      copiesOut.push_back(
+          {full, buffer, actual, batchAxis(model.getResultAttrDict(i))});
       buffer = full;
     }
+    // A flattened batch (kFlatBatchAttrName) is written through a view of
+    // the buffer in the model's layout: materializing the expanded tensor
+    // instead would copy the whole maximum shape.
+    Value value = mapping.lookupOrDefault(result);
+    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>();
+        expand && flatBatch) {
+      buffer = memref::CollapseShapeOp::create(
+          b, loc, buffer, expand.getReassociationIndices());
+      value = expand.getSrc();
+    }
     bufferization::MaterializeInDestinationOp::create(
-        b, loc, Type(), mapping.lookupOrDefault(result), buffer,
-        /*restrict=*/true, /*writable=*/true);
+        b, loc, Type(), value, buffer, /*restrict=*/true, /*writable=*/true);
   }
-  for (auto &[full, dense, actual] : copiesOut)
-    copyActual(b, loc, module, full, dense, actual, /*toCaller=*/true);
+  for (auto &[full, dense, actual, axis] : copiesOut)
+    copyActual(b, loc, module, full, dense, actual, /*toCaller=*/true, axis,
+               flatBatch);
 
   b.setInsertionPointToEnd(block);
   func::ReturnOp::create(b, loc, status);

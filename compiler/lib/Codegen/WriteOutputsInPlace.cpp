@@ -57,15 +57,22 @@ struct RNNWriteOutputsInPlacePass
       // The buffer must exist where the chain starts. The entry point's
       // outputs are its arguments; with run-time sizes they are maximum-shape
       // buffers it allocates after the model body, which can as well be
-      // allocated before it.
+      // allocated before it (and a flattened batch's view of one, made
+      // right after it).
       if (Operation *def = dest.getDefiningOp();
           def &&
           (def->getBlock() != seed->getBlock() || !def->isBeforeInBlock(seed))) {
-        auto alloc = dyn_cast<memref::AllocOp>(def);
+        auto view = dyn_cast<memref::CollapseShapeOp>(def);
+        if (view)
+          def = view.getSrc().getDefiningOp();
+        auto alloc = dyn_cast_or_null<memref::AllocOp>(def);
         if (!alloc || alloc->getNumOperands() != 0 ||
-            alloc->getBlock() != seed->getBlock())
+            alloc->getBlock() != seed->getBlock() ||
+            (view && view->getBlock() != seed->getBlock()))
           return;
         alloc->moveBefore(seed);
+        if (view)
+          view->moveBefore(seed);
       }
       OpBuilder b(seed);
       // The output's old contents are never read: the chain overwrites what

@@ -93,10 +93,13 @@ std::pair<rnn::PoolKind, bool> toPool(const Layer &layer) {
 
 class ModelBuilder {
 public:
-  ModelBuilder(MLIRContext &ctx, const Model &model,
+  /// `model` is what the layers see; `caller` the spec's model, whose
+  /// layout the function's arguments and results keep (they differ when
+  /// several batch dims are flattened into one, flattenedBatch()).
+  ModelBuilder(MLIRContext &ctx, const Model &model, const Model &caller,
                ArrayRef<LayerParams> params, const llvm::SourceMgr &sourceMgr)
-      : ctx(ctx), model(model), params(params), sourceMgr(sourceMgr),
-        builder(&ctx) {}
+      : ctx(ctx), model(model), caller(caller), params(params),
+        sourceMgr(sourceMgr), builder(&ctx) {}
 
   OwningOpRef<ModuleOp> build();
 
@@ -202,8 +205,13 @@ private:
     argNames.push_back(name.str());
   }
 
+  /// The arguments and results in the caller's batch dims: each batched
+  /// one of the flattened model collapsed from (expanded to) them.
+  void restoreBatchDims(func::FuncOp func);
+
   MLIRContext &ctx;
   const Model &model;
+  const Model &caller;
   ArrayRef<LayerParams> params;
   const llvm::SourceMgr &sourceMgr;
   OpBuilder builder;
@@ -372,7 +380,7 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
   }
 
   // The run-time sizes: batch dims in order, then the steps.
-  for (auto [d, runtime] : llvm::enumerate(model.runtimeBatch))
+  for (auto [d, runtime] : llvm::enumerate(caller.runtimeBatch))
     if (runtime)
       addArgument(RankedTensorType::get({}, builder.getI32Type()),
                   (llvm::Twine(rnn::kBatchArgPrefix) + llvm::Twine(d)).str());
@@ -404,13 +412,23 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
   Value steps;
   if (model.runtimeTime)
     steps = runtimeSize(entry->getNumArguments() - 1);
-  // The scans run the actual rows of the first batch dim (the others, when
-  // run-time too, run at their maxima).
+  // The recurrent layers run the actual rows of the first batch dim (the
+  // others, when run-time too, run at their maxima); rnn-runtime-rows
+  // takes them on through the layers after.
+  // Several batch dims are flattened into one: its rows the product.
   Value rows;
-  if (model.isRuntimeBatch(0))
-    rows = runtimeSize(llvm::find(argNames, std::string(rnn::kBatchArgPrefix) +
-                                                "0") -
-                       argNames.begin());
+  for (auto [d, size] : llvm::enumerate(caller.batch)) {
+    if (!model.isRuntimeBatch(0))
+      break;
+    Value dim =
+        caller.isRuntimeBatch(d)
+            ? runtimeSize(llvm::find(argNames,
+                                     std::string(rnn::kBatchArgPrefix) +
+                                         std::to_string(d)) -
+                          argNames.begin())
+            : arith::ConstantIndexOp::create(builder, modelLoc, size);
+    rows = rows ? arith::MulIOp::create(builder, modelLoc, rows, dim) : dim;
+  }
   SmallVector<Value> results;
   SmallVector<std::string> resultNames;
   UnitAttr zeroPadded =
@@ -474,7 +492,7 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
       SmallVector<Value> backwardInit = takeInits(layer, layer.backward);
       auto bidi = rnn::BidirectionalOp::create(
           builder, loc, outputType, forwardTypes, backwardTypes, x, lengths,
-          forwardInit, backwardInit,
+          forwardInit, backwardInit, rows,
           rnn::MergeAttr::get(&ctx, toMerge(layer.merge)), numBatchDims,
           timeMajor, zeroPadded,
           builder.getI64IntegerAttr(layer.forward.unroll),
@@ -527,7 +545,7 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
   if (model.runtimeTime) {
     // Pools are rejected with a run-time time, so y keeps the time axis.
     IntegerAttr timeAxis = builder.getI64IntegerAttr(
-        model.timeMajor ? 0 : int64_t(model.batch.size()));
+        model.timeMajor ? 0 : int64_t(caller.batch.size()));
     func.setArgAttr(0, rnn::kTimeAxisAttrName, timeAxis);
     func.setResultAttr(0, rnn::kTimeAxisAttrName, timeAxis);
   }
@@ -548,7 +566,65 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
           i, rnn::kBatchAxisAttrName,
           axis(i == 0 && model.timeMajor && !pooled ? 1 : 0));
   }
+  if (model.batch.size() != caller.batch.size())
+    restoreBatchDims(func);
   return module;
+}
+
+void ModelBuilder::restoreBatchDims(func::FuncOp func) {
+  func->setAttr(rnn::kFlatBatchAttrName,
+                builder.getI64IntegerAttr(caller.batch.size()));
+  // The flattened dim at `axis` of `type` as the caller's batch dims.
+  auto callerType = [&](Type type, int64_t axis) {
+    auto ranked = cast<RankedTensorType>(type);
+    SmallVector<int64_t> shape(ranked.getShape());
+    shape.erase(shape.begin() + axis);
+    shape.insert(shape.begin() + axis, caller.batch.begin(),
+                 caller.batch.end());
+    return RankedTensorType::get(shape, ranked.getElementType());
+  };
+  auto groups = [&](int64_t rank, int64_t axis) {
+    SmallVector<ReassociationIndices> indices;
+    for (int64_t d = 0, e = int64_t(caller.batch.size()); d < rank; ++d) {
+      ReassociationIndices group{d < axis ? d : d + (d == axis ? 0 : e - 1)};
+      if (d == axis)
+        for (int64_t k = 1; k < e; ++k)
+          group.push_back(axis + k);
+      indices.push_back(group);
+    }
+    return indices;
+  };
+  Block &entry = func.getBody().front();
+  builder.setInsertionPointToStart(&entry);
+  SmallVector<Type> inputs, results;
+  for (BlockArgument arg : entry.getArguments()) {
+    auto axis = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                   rnn::kBatchAxisAttrName);
+    if (!axis) {
+      inputs.push_back(arg.getType());
+      continue;
+    }
+    auto flatType = cast<RankedTensorType>(arg.getType());
+    arg.setType(callerType(flatType, axis.getInt()));
+    inputs.push_back(arg.getType());
+    auto collapse = tensor::CollapseShapeOp::create(
+        builder, arg.getLoc(), flatType, arg,
+        groups(flatType.getRank(), axis.getInt()));
+    arg.replaceAllUsesExcept(collapse, collapse);
+  }
+  auto ret = cast<func::ReturnOp>(entry.getTerminator());
+  builder.setInsertionPoint(ret);
+  for (OpOperand &operand : ret->getOpOperands()) {
+    auto axis = func.getResultAttrOfType<IntegerAttr>(
+        operand.getOperandNumber(), rnn::kBatchAxisAttrName);
+    auto flatType = cast<RankedTensorType>(operand.get().getType());
+    auto type = callerType(flatType, axis.getInt());
+    operand.set(tensor::ExpandShapeOp::create(
+        builder, ret.getLoc(), type, operand.get(),
+        groups(flatType.getRank(), axis.getInt())));
+    results.push_back(type);
+  }
+  func.setFunctionType(builder.getFunctionType(inputs, results));
 }
 
 } // namespace
@@ -559,5 +635,18 @@ OwningOpRef<ModuleOp> rnnc::buildModelModule(MLIRContext &ctx,
                                              const llvm::SourceMgr &sourceMgr) {
   ctx.loadDialect<rnn::RNNDialect, arith::ArithDialect, func::FuncDialect,
                   tensor::TensorDialect>();
-  return ModelBuilder(ctx, model, params, sourceMgr).build();
+  // Every layer maps each row of the batch dims alone, so several batch
+  // dims with a run-time size run as one of the product's rows: the work
+  // follows every run-time dim, and the caller's dense buffers are that
+  // product's leading rows (the entry point copies them so).
+  if (model.hasRuntimeBatch() && model.batch.size() > 1) {
+    Model flat = model;
+    int64_t rows = 1;
+    for (int64_t size : model.batch)
+      rows *= size;
+    flat.batch = {rows};
+    flat.runtimeBatch = {true};
+    return ModelBuilder(ctx, flat, model, params, sourceMgr).build();
+  }
+  return ModelBuilder(ctx, model, model, params, sourceMgr).build();
 }

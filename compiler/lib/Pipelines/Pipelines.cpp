@@ -18,7 +18,7 @@ namespace {
 
 /// rnn on tensors -> the entry point with cells in linalg, on tensors.
 constexpr llvm::StringLiteral kToLinalg =
-    "rnn-expand-bidirectional,canonicalize,"
+    "rnn-expand-bidirectional,canonicalize,rnn-runtime-rows,"
     "rnn-create-entry-point,"
     "convert-rnn-scan-to-scf{{time-block-bytes={0} time-block-rows={1} "
     "ram-lean={2} last-row-copies={3}},"

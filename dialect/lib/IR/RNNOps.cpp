@@ -171,6 +171,9 @@ LogicalResult BidirectionalOp::verify() {
       failed(verifyUnroll(*this, "forward_unroll", getForwardUnroll())) ||
       failed(verifyUnroll(*this, "backward_unroll", getBackwardUnroll())))
     return failure();
+  if (getRows() && (getNumBatchDims() == 0 || getSeqLengths()))
+    return emitOpError("expects 'rows' only with a batch dim and without "
+                       "'lengths'");
   if (getForwardCarry().empty() != getBackwardCarry().empty())
     return emitOpError("expects final carries for both directions or for "
                        "neither, got ")

@@ -38,7 +38,8 @@ struct ExpandBidirectional : OpRewritePattern<BidirectionalOp> {
       UnitAttr flag = backward ? rewriter.getUnitAttr() : UnitAttr();
       auto scan = ScanOp::create(
           rewriter, op.getLoc(), types, op.getInput(), op.getSeqLengths(),
-          init, /*steps=*/Value(), /*rows=*/Value(), op.getNumBatchDimsAttr(), op.getTimeMajorAttr(),
+          init, /*steps=*/Value(), op.getRows(), op.getNumBatchDimsAttr(),
+          op.getTimeMajorAttr(),
           /*reverse=*/flag, /*keep_order=*/flag, op.getZeroPaddedOutputsAttr(),
           rewriter.getI64IntegerAttr(unroll));
       rewriter.inlineRegionBefore(body, scan.getBody(), scan.getBody().end());

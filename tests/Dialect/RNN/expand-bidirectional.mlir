@@ -51,3 +51,25 @@ func.func @time_major_add_no_carries(%x: tensor<6x4x3xf32>, %len: tensor<4xi32>,
   }
   return %y : tensor<6x4x5xf32>
 }
+
+/// A run-time number of rows: both scans run the actual rows.
+
+// CHECK-LABEL: func.func @runtime_rows
+// CHECK-SAME: %[[R:[^:]+]]: index
+// CHECK: %[[F:.*]] = rnn.scan %{{.*}} rows(%[[R]]) {num_batch_dims = 1 : i64}
+// CHECK: %[[B:.*]] = rnn.scan %{{.*}} rows(%[[R]]) reverse keep_order {num_batch_dims = 1 : i64}
+// CHECK: rnn.merge <concat> %[[F]], %[[B]]
+func.func @runtime_rows(%x: tensor<4x6x3xf32>, %r: index, %wi: tensor<3x5xf32>, %wh: tensor<5x5xf32>) -> tensor<4x6x10xf32> {
+  %y = rnn.bidirectional %x rows(%r) merge<concat> {num_batch_dims = 1 : i64}
+      : tensor<4x6x3xf32> -> tensor<4x6x10xf32>
+  forward {
+  ^bb0(%h: tensor<4x5xf32>, %xt: tensor<4x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<4x3xf32>, tensor<4x5xf32>, tensor<3x5xf32>, tensor<5x5xf32>
+    rnn.yield carry(%h1 : tensor<4x5xf32>) output(%h1 : tensor<4x5xf32>)
+  } backward {
+  ^bb0(%h: tensor<4x5xf32>, %xt: tensor<4x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<4x3xf32>, tensor<4x5xf32>, tensor<3x5xf32>, tensor<5x5xf32>
+    rnn.yield carry(%h1 : tensor<4x5xf32>) output(%h1 : tensor<4x5xf32>)
+  }
+  return %y : tensor<4x6x10xf32>
+}

@@ -443,7 +443,7 @@ func.func @negative_bidirectional_unroll(%x: tensor<8x4x5xf32>) {
 
 func.func @negative_bidirectional_one_sided_carries(%x: tensor<8x4x5xf32>) {
   // expected-error @+1 {{'rnn.bidirectional' op expects final carries for both directions or for neither, got 1 forward and 0 backward}}
-  %0:2 = "rnn.bidirectional"(%x) <{merge = #rnn.merge<add>, num_batch_dims = 1 : i64, operandSegmentSizes = array<i32: 1, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1, 0>}> ({
+  %0:2 = "rnn.bidirectional"(%x) <{merge = #rnn.merge<add>, num_batch_dims = 1 : i64, operandSegmentSizes = array<i32: 1, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1, 0>}> ({
   ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
     rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
   }, {
@@ -790,6 +790,22 @@ func.func @negative_scan_rows_unbatched(%x: tensor<4x5xf32>, %r: index) {
   %0 = rnn.scan %x rows(%r) {num_batch_dims = 0 : i64} : tensor<4x5xf32> -> tensor<4x5xf32> {
   ^bb0(%h: tensor<5xf32>, %xt: tensor<5xf32>):
     rnn.yield carry(%h : tensor<5xf32>) output(%h : tensor<5xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @negative_bidirectional_rows_with_lengths(%x: tensor<8x4x5xf32>, %len: tensor<8xi32>, %r: index) {
+  // expected-error @+1 {{'rnn.bidirectional' op expects 'rows' only with a batch dim and without 'lengths'}}
+  %0 = rnn.bidirectional %x lengths(%len : tensor<8xi32>) rows(%r) merge<add> {num_batch_dims = 1 : i64}
+      : tensor<8x4x5xf32> -> tensor<8x4x5xf32>
+  forward {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
+  } backward {
+  ^bb0(%h: tensor<8x5xf32>, %xt: tensor<8x5xf32>):
+    rnn.yield carry(%h : tensor<8x5xf32>) output(%h : tensor<8x5xf32>)
   }
   return
 }

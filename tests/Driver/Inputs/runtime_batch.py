@@ -43,6 +43,28 @@ MODELS = {
     cell: {type: GRUCell, features: 70}
     return_carry: true
 """, False),
+    # Bidirectional (both scans) and the layers after it on the actual
+    # rows: merge, LayerNorm, Dense, Activation.
+    "bidi_head": ((8,), (0,), 6, False, 5, """
+  - type: Bidirectional
+    name: enc
+    forward_rnn: {cell: {type: LSTMCell, features: 6}}
+    backward_rnn: {cell: {type: GRUCell, features: 5}}
+    return_carry: true
+  - {type: LayerNorm, name: norm}
+  - {type: Dense, name: head, features: 4}
+  - {type: Activation, name: act, fn: tanh}
+""", False),
+    # Time-major, merge add, then Pool over the time axis and a Dense head.
+    "bidi_pool": ((6,), (0,), 5, True, 3, """
+  - type: Bidirectional
+    name: enc
+    merge_fn: add
+    forward_rnn: {cell: {type: GRUCell, features: 4}}
+    backward_rnn: {cell: {type: GRUCell, features: 4}}
+  - {type: Pool, fn: mean}
+  - {type: Dense, name: head, features: 2}
+""", False),
     # Run-time batch and run-time time.
     "stack_both": ((32,), (0,), "{max: 21}", False, 8, """
   - type: RNN

@@ -57,16 +57,34 @@ def spec(name, batch, time, time_major, features, layers):
 
 
 def weights(rng, layers, features):
-    """Random weights for the layers above (LSTM, GRU, Dense)."""
+    """Random weights for the layers above (LSTM, GRU, Bidirectional of
+    them, Dense, LayerNorm; Pool and Activation have none)."""
     import yaml
     params = {}
     width = features
     for layer in yaml.safe_load("l:" + layers)["l"]:
-        n = layer["name"]
+        n = layer.get("name")
         if layer["type"] == "Dense":
             params[f"{n}/kernel"] = rng.standard_normal((width, layer["features"]))
             params[f"{n}/bias"] = rng.standard_normal(layer["features"])
             width = layer["features"]
+            continue
+        if layer["type"] == "LayerNorm":
+            params[f"{n}/scale"] = rng.standard_normal(width)
+            params[f"{n}/bias"] = rng.standard_normal(width)
+            continue
+        if layer["type"] in ("Pool", "Activation"):
+            continue
+        if layer["type"] == "Bidirectional":
+            merged = 0
+            for d in ("forward_rnn", "backward_rnn"):
+                sub = dict(layer[d], type="RNN", name=f"{n}/{d}")
+                params.update(weights(rng, "\n  - " + yaml.safe_dump(
+                    sub, default_flow_style=True), width))
+                merged += layer[d]["cell"]["features"]
+            if layer.get("merge_fn", "concat") != "concat":
+                merged = layer["forward_rnn"]["cell"]["features"]
+            width = merged
             continue
         cell, h = layer["cell"]["type"], layer["cell"]["features"]
         p = f"{n}/cell"

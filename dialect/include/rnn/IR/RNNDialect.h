@@ -37,6 +37,12 @@ constexpr llvm::StringLiteral kBatchArgPrefix = "batch_";
 /// are consecutive). The caller's buffer is dense for the actual sizes; the
 /// entry point maps it to and from the maximum shape of the model's tensors.
 constexpr llvm::StringLiteral kBatchAxisAttrName = "rnn.batch_axis";
+/// On a model function with several batch dims, some of run-time size: the
+/// number of batch dims (an i64) whose actual rows the model takes as one
+/// row-major prefix of their maximum product (the layers run them as one
+/// batch dim of rows), so the entry point copies each array's actual part
+/// to and from the start of those dims, not to a box of the maxima.
+constexpr llvm::StringLiteral kFlatBatchAttrName = "rnn.flat_batch";
 /// On an entry point argument: the workspace.
 constexpr llvm::StringLiteral kWorkspaceAttrName = "rnn.workspace";
 /// On the module: the workspace bytes its entry point needs (an i64).

@@ -112,12 +112,14 @@ def RNN_BidirectionalOp : RNN_Op<"bidirectional", [RecursiveMemoryEffects,
     last axis). The two bodies may hold different cells. Each direction has
     its own optional initial carry, final carry results (present for both
     directions or for neither) and unroll factor. Every other attribute
-    means what it means on `rnn.scan`.
+    means what it means on `rnn.scan`, and so does `rows` (both scans run
+    the actual rows).
   }];
   let arguments = (ins RNN_FloatTensor:$input,
       Optional<RNN_LengthsTensor>:$seq_lengths,
       Variadic<RNN_FloatTensor>:$forward_init,
       Variadic<RNN_FloatTensor>:$backward_init,
+      Optional<Index>:$rows,
       RNN_MergeAttr:$merge, I64Attr:$num_batch_dims,
       UnitAttr:$time_major, UnitAttr:$zero_padded_outputs,
       DefaultValuedAttr<I64Attr, "1">:$forward_unroll,
@@ -130,6 +132,7 @@ def RNN_BidirectionalOp : RNN_Op<"bidirectional", [RecursiveMemoryEffects,
     $input (`lengths` `(` $seq_lengths^ `:` type($seq_lengths) `)`)?
     (`forward_init` `(` $forward_init^ `:` type($forward_init) `)`)?
     (`backward_init` `(` $backward_init^ `:` type($backward_init) `)`)?
+    (`rows` `(` $rows^ `)`)?
     `merge` `` $merge (`time_major` $time_major^)?
     (`zero_padded_outputs` $zero_padded_outputs^)?
     attr-dict `:` type($input) `->` type($outputs)
