@@ -10,6 +10,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <array>
 
@@ -121,13 +122,14 @@ std::optional<RowChain> dynamicInt8Chain(linalg::MatmulOp op) {
   return RowChain{x, {zeros, maxima, scales, quantize, fill, op, dequantize}};
 }
 
-/// The tensor.empty inits of `chain`'s ops.
-SmallVector<Operation *> emptiesOf(const RowChain &chain) {
-  SmallVector<Operation *> empties;
+/// The tensor.empty inits of `chain`'s ops, each once (one empty tensor
+/// may be the init of several ops, or of several results of one).
+llvm::SetVector<Operation *> emptiesOf(const RowChain &chain) {
+  llvm::SetVector<Operation *> empties;
   for (Operation *op : chain.ops)
     for (Value operand : op->getOperands())
       if (auto empty = operand.getDefiningOp<tensor::EmptyOp>())
-        empties.push_back(empty);
+        empties.insert(empty);
   return empties;
 }
 
@@ -266,7 +268,7 @@ struct RNNHoistInputProjectionPass
       op->getResult(0).replaceAllUsesWith(value);
       if (chain) {
         // The chain's ops in the loop are dead now, last to first.
-        SmallVector<Operation *> empties = emptiesOf(*chain);
+        llvm::SetVector<Operation *> empties = emptiesOf(*chain);
         for (Operation *dead : llvm::reverse(chain->ops))
           if (dead->use_empty())
             dead->erase();
