@@ -1076,11 +1076,14 @@ std::vector<CaseConfig> cases() {
     config.layers[0].reverse = true;
     all.push_back(config);
   }
-  CaseConfig int8Stack = whole(
-      "int8_weights_lstm_gru_dense",
-      {lstm, gru, head("type: Dense, features: 3, activation: tanh")});
-  int8Stack.int8Weights = true;
-  all.push_back(int8Stack);
+  // A stack with a Dense head, weight-only and with dynamic activations.
+  for (bool dynamic : {false, true}) {
+    CaseConfig stack = whole(
+        dynamic ? "int8_dynamic_lstm_gru_dense" : "int8_weights_lstm_gru_dense",
+        {lstm, gru, head("type: Dense, features: 3, activation: tanh")});
+    (dynamic ? stack.int8Dynamic : stack.int8Weights) = true;
+    all.push_back(stack);
+  }
   for (int features : {32, 64}) {
     CaseConfig wide;
     wide.name = "int8_weights_batch1_lstm_h" + std::to_string(features);
@@ -1121,11 +1124,6 @@ std::vector<CaseConfig> cases() {
     dyn.layers[0].reverse = batch == 4;
     all.push_back(dyn);
   }
-  CaseConfig int8DynStack = whole(
-      "int8_dynamic_lstm_gru_dense",
-      {lstm, gru, head("type: Dense, features: 3, activation: tanh")});
-  int8DynStack.int8Dynamic = true;
-  all.push_back(int8DynStack);
   CaseConfig int8Bidi;
   int8Bidi.name = "int8_weights_bidirectional_lstm_gru_add";
   int8Bidi.int8Weights = true;
