@@ -157,6 +157,22 @@ def tolerance(want):
     return 1e-5 + 1e-4 * np.abs(want)
 
 
+
+
+def write_case(prefix, case, sizes):
+    """<prefix><case>.npz and .yaml: the case's weights and its spec."""
+    b, t, i, h = sizes
+    cell, extra, bf16_carries = CASES[case]
+    np.savez("%s%s.npz" % (prefix, case), **weights(case))
+    with open("%s%s.yaml" % (prefix, case), "w") as f:
+        f.write("rnnc: 1\nname: %s\ndtype: bfloat16\n" % case)
+        if bf16_carries:
+            f.write("param_dtype: bfloat16\n")
+        f.write("input: {batch: [%d], time: %d, features: %d}\n"
+                "layers:\n  - {name: l0, type: RNN, cell: {type: %s, "
+                "features: %d%s}}\n" % (b, t, i, cell, h, extra))
+
+
 if __name__ != "__main__":
     pass
 elif sys.argv[1] in ("write-dot", "check-dot"):
@@ -168,14 +184,7 @@ elif sys.argv[1] in ("write-dot", "check-dot"):
     for case in DOT_CASES:
         cell, extra, bf16_carries = CASES[case]
         if sys.argv[1] == "write-dot":
-            np.savez("%s/dot_%s.npz" % (d, case), **weights(case))
-            with open("%s/dot_%s.yaml" % (d, case), "w") as f:
-                f.write("rnnc: 1\nname: %s\ndtype: bfloat16\n" % case)
-                if bf16_carries:
-                    f.write("param_dtype: bfloat16\n")
-                f.write("input: {batch: [%d], time: %d, features: %d}\n"
-                        "layers:\n  - {name: l0, type: RNN, cell: {type: %s, "
-                        "features: %d%s}}\n" % (B, T, I, cell, H, extra))
+            write_case(d + "/dot_", case, (B, T, I, H))
             continue
         x = np.load(d + "/dot_in.npz")["x"]
         y = np.load("%s%s.npz" % (sys.argv[3], case))["y"]
@@ -191,15 +200,8 @@ elif sys.argv[1] == "write":
     d = sys.argv[2]
     x = np.random.default_rng(3).uniform(-2, 2, (B, T, I)).astype(f32)
     np.savez(d + "/in.npz", x=x)
-    for case, (cell, extra, bf16_carries) in CASES.items():
-        np.savez("%s/%s.npz" % (d, case), **weights(case))
-        with open("%s/%s.yaml" % (d, case), "w") as f:
-            f.write("rnnc: 1\nname: %s\ndtype: bfloat16\n" % case)
-            if bf16_carries:
-                f.write("param_dtype: bfloat16\n")
-            f.write("input: {batch: [%d], time: %d, features: %d}\n"
-                    "layers:\n  - {name: l0, type: RNN, cell: {type: %s, "
-                    "features: %d%s}}\n" % (B, T, I, cell, H, extra))
+    for case in CASES:
+        write_case(d + "/", case, (B, T, I, H))
 else:
     d, prefix = sys.argv[2], sys.argv[3]
     x = np.load(d + "/in.npz")["x"]
