@@ -103,8 +103,15 @@ std::unique_ptr<ModelLibrary> ModelLibrary::load(const Compiled &compiled,
       (dir + "/" + name + (emit == Emit::C ? ".c" : ".o")).str();
   std::string header = (dir + "/" + name + ".h").str();
   std::string shared = (dir + "/" + name + ".so").str();
-  for (auto [path, text] : {std::pair{source, &compiled.code},
-                            std::pair{header, &compiled.header}}) {
+  std::string shim = (dir + "/" + name + "_parallel.c").str();
+  std::string shimText =
+      threads > 1 ? parallelShim(name, compiled.parameters.size(), threads)
+                  : std::string();
+  std::vector<std::pair<std::string, const std::string *>> files{
+      {source, &compiled.code}, {header, &compiled.header}};
+  if (threads > 1)
+    files.push_back({shim, &shimText});
+  for (const auto &[path, text] : files) {
     std::error_code error;
     llvm::raw_fd_ostream os(path, error);
     if (error) {
@@ -115,19 +122,9 @@ std::unique_ptr<ModelLibrary> ModelLibrary::load(const Compiled &compiled,
   }
   std::vector<std::string> args{"-shared", "-fPIC", "-O2", "-o", shared,
                                 source};
-  if (threads > 1) {
-    std::string shim = (dir + "/" + name + "_parallel.c").str();
-    std::error_code error;
-    llvm::raw_fd_ostream os(shim, error);
-    if (error) {
-      emitError(loc) << "cannot write '" << shim << "': " << error.message();
-      return nullptr;
-    }
-    os << parallelShim(name, compiled.parameters.size(), threads);
-    os.close();
+  if (threads > 1)
     args.insert(args.end(), {"-std=c11", "-I", RNN_RUNTIME_INCLUDE_DIR,
                              "-pthread", shim});
-  }
   args.insert(args.end(), {RNN_RUNTIME_LIBRARY, "-lm"});
   // Generated C must build under the contract's strict flags: every C run
   // checks it.
