@@ -53,7 +53,7 @@ struct OneDnnRnn::State {
   std::vector<float> x, y, hy, cy, hx, cx;
   std::vector<float> wLayer, wIter, bias; ///< plain f32 weights (ldigo, ldgo)
   std::vector<std::vector<float>> packed; ///< reordered weights
-  dnnl_data_type_t data = dnnl_f32;       ///< of x, y and hy
+  dnnl_data_type_t data = dnnl_f32; ///< of x, y and the h states
   dnnl_primitive_attr_t weightsReorder = nullptr; ///< int8: the scales
   int threads = 1;
 
@@ -271,7 +271,6 @@ OneDnnRnn::create(const Problem &problem, bool swapGates, std::string &error) {
               config.precision == Precision::Int8Dynamic;
   s.threads = config.threads;
   s.data = bf16 ? dnnl_bf16 : int8 ? dnnl_u8 : dnnl_f32;
-  dnnl_data_type_t source = int8 ? dnnl_u8 : s.data;
   dnnl_data_type_t weights = bf16 ? dnnl_bf16 : int8 ? dnnl_s8 : dnnl_f32;
   dnnl_primitive_attr_t attr = nullptr;
   if (int8) {
@@ -301,13 +300,13 @@ OneDnnRnn::create(const Problem &problem, bool swapGates, std::string &error) {
   }
   setOpenMpThreads(s.threads);
 
-  dnnl_memory_desc_t srcLayer = plainMd({t, n, h}, dnnl_ntc, source);
+  dnnl_memory_desc_t srcLayer = plainMd({t, n, h}, dnnl_ntc, s.data);
   dnnl_memory_desc_t dstLayer = plainMd({t, n, d * h}, dnnl_ntc, s.data);
   dnnl_memory_desc_t dstIter = plainMd({1, d, n, h}, dnnl_ldnc, s.data);
   dnnl_memory_desc_t dstIterC = plainMd({1, d, n, h}, dnnl_ldnc);
   // The zero initial state. A missing src_iter is zeros in the data type,
   // which in u8 means -shift / scale, not 0: int8 passes it explicitly.
-  dnnl_memory_desc_t srcIter = plainMd({1, d, n, h}, dnnl_ldnc, source);
+  dnnl_memory_desc_t srcIter = plainMd({1, d, n, h}, dnnl_ldnc, s.data);
   dnnl_memory_desc_t srcIterC = plainMd({1, d, n, h}, dnnl_ldnc);
   const dnnl_memory_desc_t *srcIterPtr = int8 ? &srcIter : nullptr;
   const dnnl_memory_desc_t *srcIterCPtr = int8 && lstm ? &srcIterC : nullptr;
@@ -344,12 +343,12 @@ OneDnnRnn::create(const Problem &problem, bool swapGates, std::string &error) {
     return nullptr;
   }
 
-  s.x = encode(problem.x, source);
+  s.x = encode(problem.x, s.data);
   s.y.assign(t * n * d * h, 0.0f);
   s.hy.assign(d * n * h, 0.0f);
   s.cy.assign(d * n * h, 0.0f);
   if (int8) {
-    s.hx = encode(std::vector<float>(d * n * h, 0.0f), source);
+    s.hx = encode(std::vector<float>(d * n * h, 0.0f), s.data);
     s.cx.assign(d * n * h, 0.0f);
     if (!s.bind(DNNL_ARG_SRC_ITER, srcIter, s.hx, error) ||
         (lstm && !s.bind(DNNL_ARG_SRC_ITER_C, srcIterC, s.cx, error)))
