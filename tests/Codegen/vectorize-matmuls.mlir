@@ -198,19 +198,20 @@ func.func @int8_dot(%q: tensor<4x3xi8>, %w: tensor<3x64xi8>) -> tensor<4x64xi32>
 // -----
 
 /// bf16-dot: a matmul marked rnn.bf16_operands (even K) steps through k in
-/// pairs; each row's two values become one broadcast 32-bit word of their
-/// bf16 halves, the two weight rows are interleaved into pairs, and each 16
-/// columns of a row take one x86vector.avx512.dot.
+/// pairs. Its f32 rows (bf16 values) are narrowed to bf16 once, before the
+/// blocks; each row's two values are then one broadcast 32-bit word, the
+/// two weight rows are interleaved into pairs, and each 16 columns of a row
+/// take one x86vector.avx512.dot.
 
 // DOT-LABEL: func.func @bf16_dot
+// DOT: %[[ROWS16:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x6xf32>) outs(%{{.*}} : tensor<4x6xbf16>)
+// DOT:   arith.truncf %{{.*}} : f32 to bf16
 // DOT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C2:.*]] iter_args
-// DOT: %[[X:.*]] = vector.transfer_read {{.*}} : tensor<4x2xf32>, vector<4x2xf32>
+// DOT: %[[XS:.*]] = tensor.extract_slice %[[ROWS16]]
+// DOT: %[[X:.*]] = vector.transfer_read %[[XS]]{{.*}} : tensor<4x2xbf16>, vector<4x2xbf16>
 // DOT: %[[W:.*]] = vector.transfer_read {{.*}} : tensor<2x32xbf16>, vector<2x32xbf16>
-// DOT: %[[FLAT:.*]] = vector.shape_cast %[[X]] : vector<4x2xf32> to vector<8xf32>
-// DOT: %[[BITS:.*]] = arith.bitcast %[[FLAT]] : vector<8xf32> to vector<8xi32>
-// DOT: %[[HIGH:.*]] = arith.shrui %[[BITS]], %{{.*}} : vector<8xi32>
-// DOT: %[[HALF:.*]] = arith.trunci %[[HIGH]] : vector<8xi32> to vector<8xi16>
-// DOT: %[[WORDS:.*]] = vector.bitcast %[[HALF]] : vector<8xi16> to vector<4xi32>
+// DOT: %[[BITS:.*]] = vector.bitcast %[[X]] : vector<4x2xbf16> to vector<4x1xi32>
+// DOT: %[[WORDS:.*]] = vector.shape_cast %[[BITS]] : vector<4x1xi32> to vector<4xi32>
 // DOT: %[[ROWS:.*]] = vector.shape_cast %[[W]] : vector<2x32xbf16> to vector<64xbf16>
 // DOT: %[[PAIRS:.*]] = vector.shuffle %[[ROWS]], %[[ROWS]] [0, 32, 1, 33, 2, 34,
 // DOT: %[[WORD:.*]] = vector.extract %[[WORDS]][0] : i32 from vector<4xi32>
@@ -227,6 +228,34 @@ func.func @bf16_dot(%x: tensor<4x6xf32>, %w: tensor<6x32xbf16>) -> tensor<4x32xf
   %e = tensor.empty() : tensor<4x32xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
   %r = linalg.matmul {rnn.bf16_operands} ins(%x, %w : tensor<4x6xf32>, tensor<6x32xbf16>) outs(%acc : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+/// Rows that are a round to bf16 (truncf, extf) of another tensor: that
+/// tensor is narrowed, no second rounding.
+
+// DOT-LABEL: func.func @bf16_dot_rounded_rows
+// DOT-SAME: (%[[H:.*]]: tensor<4x6xf32>
+// DOT: linalg.generic {{.*}} ins(%[[H]] : tensor<4x6xf32>) outs(%{{.*}} : tensor<4x6xbf16>)
+// DOT-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: bf16):
+// DOT-NEXT:   %[[T:.*]] = arith.truncf %[[IN]] : f32 to bf16
+// DOT-NEXT:   linalg.yield %[[T]] : bf16
+// DOT-NOT: arith.extf
+// DOT: x86vector.avx512.dot
+func.func @bf16_dot_rounded_rows(%h: tensor<4x6xf32>, %w: tensor<6x32xbf16>) -> tensor<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %re = tensor.empty() : tensor<4x6xf32>
+  %hr = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%h : tensor<4x6xf32>) outs(%re : tensor<4x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = arith.truncf %in : f32 to bf16
+    %x = arith.extf %t : bf16 to f32
+    linalg.yield %x : f32
+  } -> tensor<4x6xf32>
+  %r = linalg.matmul {rnn.bf16_operands} ins(%hr, %w : tensor<4x6xf32>, tensor<6x32xbf16>) outs(%acc : tensor<4x32xf32>) -> tensor<4x32xf32>
   return %r : tensor<4x32xf32>
 }
 

@@ -65,12 +65,14 @@ void widenContractOperands(RewriterBase &rewriter,
   }
 }
 
-/// `contract` (m x 2 x n, an f32 row block holding bf16 values times two
-/// rows of bf16 weights, into f32) as AVX512_BF16 dot products: each row's
-/// pair of values is broadcast as one 32-bit word, the two weight rows are
-/// interleaved into (k, k + 1) pairs per column, and each 16 columns of a
-/// row of the accumulator take one `x86vector.avx512.dot` (vdpbf16ps),
-/// which adds both products of a pair to the f32 lane.
+/// `contract` (m x 2 x n, a bf16 row block times two rows of bf16 weights,
+/// into f32) as AVX512_BF16 dot products: each row's pair of values is
+/// broadcast as one 32-bit word, the two weight rows are interleaved into
+/// (k, k + 1) pairs per column, and each 16 columns of a row of the
+/// accumulator take one `x86vector.avx512.dot` (vdpbf16ps), which adds both
+/// products of a pair to the f32 lane. The interleave is a shuffle of the
+/// two rows that rnn-pack-weight-panels folds into constant weights by
+/// storing them as k pairs.
 void rewriteAsBF16Dot(RewriterBase &rewriter, vector::ContractionOp contract) {
   constexpr int64_t lanes = 16;
   Location loc = contract.getLoc();
@@ -79,21 +81,13 @@ void rewriteAsBF16Dot(RewriterBase &rewriter, vector::ContractionOp contract) {
   auto rhsType = cast<VectorType>(contract.getRhsType());
   auto accType = cast<VectorType>(contract.getAccType());
   int64_t m = lhsType.getDimSize(0), n = rhsType.getDimSize(1);
-  Type i16 = rewriter.getI16Type(), i32 = rewriter.getI32Type();
+  Type i32 = rewriter.getI32Type();
   Type bf16 = rewriter.getBF16Type();
-  // The row values' bf16 bits: the high half of each f32 (exact: they are
-  // bf16 values), as one i32 word per row.
-  auto flatF32 = VectorType::get({2 * m}, rewriter.getF32Type());
-  Value lhs = vector::ShapeCastOp::create(rewriter, loc, flatF32,
-                                          contract.getLhs());
-  Value lhsBits = arith::BitcastOp::create(rewriter, loc, flatF32.clone(i32),
-                                           lhs);
-  Value sixteen = arith::ConstantOp::create(
-      rewriter, loc, DenseElementsAttr::get(flatF32.clone(i32), APInt(32, 16)));
-  Value high = arith::ShRUIOp::create(rewriter, loc, lhsBits, sixteen);
-  Value halves = arith::TruncIOp::create(rewriter, loc, flatF32.clone(i16), high);
-  Value words = vector::BitCastOp::create(
-      rewriter, loc, VectorType::get({m}, i32), halves);
+  // Each row's pair of bf16 values as one i32 word.
+  Value words = vector::ShapeCastOp::create(
+      rewriter, loc, VectorType::get({m}, i32),
+      vector::BitCastOp::create(rewriter, loc, VectorType::get({m, 1}, i32),
+                                contract.getLhs()));
   // The weights' rows interleaved: pair j is (w[k, j], w[k + 1, j]).
   Value rhs = vector::ShapeCastOp::create(
       rewriter, loc, VectorType::get({2 * n}, bf16), contract.getRhs());
@@ -131,14 +125,14 @@ void rewriteAsBF16Dot(RewriterBase &rewriter, vector::ContractionOp contract) {
 }
 
 /// Whether `contract` is a k step of a bf16 dot block: m x 2 x n (n whole
-/// vectors of 16) with f32 rows, bf16 weights, an f32 accumulator.
+/// vectors of 16) with bf16 rows and weights, an f32 accumulator.
 bool isBF16DotStep(vector::ContractionOp contract) {
   auto lhs = dyn_cast<VectorType>(contract.getLhsType());
   auto rhs = dyn_cast<VectorType>(contract.getRhsType());
   auto acc = dyn_cast<VectorType>(contract.getAccType());
   return lhs && rhs && acc && lhs.getRank() == 2 && rhs.getRank() == 2 &&
          lhs.getDimSize(1) == 2 && rhs.getDimSize(0) == 2 &&
-         rhs.getDimSize(1) % 16 == 0 && lhs.getElementType().isF32() &&
+         rhs.getDimSize(1) % 16 == 0 && lhs.getElementType().isBF16() &&
          rhs.getElementType().isBF16() && acc.getElementType().isF32() &&
          contract.getIndexingMapsArray() ==
              SmallVector<AffineMap>(
@@ -148,6 +142,66 @@ bool isBF16DotStep(vector::ContractionOp contract) {
                                                        contract.getContext()),
                   AffineMap::getMultiDimMapWithTargets(3, {0, 1},
                                                        contract.getContext())});
+}
+
+/// True if `generic` is an element-wise round of f32 to bf16 (a truncf to
+/// bf16 widened back to f32), as bf16 compute rounds its matmul operands.
+bool isRoundToBF16(linalg::GenericOp generic) {
+  if (generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getNumReductionLoops() != 0 ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  Block &body = generic.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto widen = yield.getOperand(0).getDefiningOp<arith::ExtFOp>();
+  auto narrow =
+      widen ? widen.getIn().getDefiningOp<arith::TruncFOp>() : nullptr;
+  return narrow && narrow.getType().isBF16() && widen.getType().isF32() &&
+         narrow.getIn() == body.getArgument(0);
+}
+
+/// `lhs` (f32 holding bf16 values, rnn.bf16_operands) as a bf16 tensor, so
+/// that a dot block reads each row's pair of k as one 32-bit word instead
+/// of narrowing it again for every column block. Where `lhs` is the round
+/// of another tensor, that tensor is narrowed instead (the same values).
+Value narrowToBF16(RewriterBase &rewriter, Location loc, Value lhs) {
+  Value source = lhs;
+  if (auto round = lhs.getDefiningOp<linalg::GenericOp>();
+      round && isRoundToBF16(round))
+    source = round.getDpsInputs()[0];
+  auto type = cast<RankedTensorType>(source.getType());
+  auto narrowType = type.clone(rewriter.getBF16Type());
+  AffineMap identity =
+      rewriter.getMultiDimIdentityMap(static_cast<unsigned>(type.getRank()));
+  Value init = tensor::EmptyOp::create(rewriter, loc, narrowType.getShape(),
+                                       narrowType.getElementType());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{narrowType}, ValueRange{source},
+             ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
+             parallel,
+             [](OpBuilder &b, Location l, ValueRange args) {
+               linalg::YieldOp::create(
+                   b, l,
+                   arith::TruncFOp::create(b, l, b.getBF16Type(), args[0])
+                       .getResult());
+             })
+      .getResult(0);
+}
+
+/// `op` (f32 rows holding bf16 values times bf16 weights) as the same
+/// matmul of bf16 rows.
+linalg::MatmulOp withBF16Rows(RewriterBase &rewriter, linalg::MatmulOp op) {
+  rewriter.setInsertionPoint(op);
+  Value rows = narrowToBF16(rewriter, op.getLoc(), op.getInputs()[0]);
+  auto narrow = linalg::MatmulOp::create(
+      rewriter, op.getLoc(), op.getResultTypes(),
+      ValueRange{rows, op.getInputs()[1]}, op.getOutputs(),
+      llvm::to_vector(op->getDiscardableAttrs()));
+  rewriter.replaceOp(op, narrow->getResults());
+  return narrow;
 }
 
 /// Vectorizes `op` (a block of a matmul, or the fill of its accumulator).
@@ -457,7 +511,10 @@ struct RNNVectorizeMatmulsPass
                  ranges[2] % 2 == 0 && n % 16 == 0 &&
                  getElementTypeOrSelf(op.getInputs()[0].getType()).isF32() &&
                  getElementTypeOrSelf(op.getInputs()[1].getType()).isBF16();
-      if (failed(vectorizeMatmul(rewriter, op, m, n, sweepOf(op), dot)))
+      std::optional<SweepOrder> sweep = sweepOf(op);
+      if (dot)
+        op = withBF16Rows(rewriter, op);
+      if (failed(vectorizeMatmul(rewriter, op, m, n, sweep, dot)))
         return signalPassFailure();
     }
     // Mixed-precision blocks (bf16 weights) come out of the vectorizer as

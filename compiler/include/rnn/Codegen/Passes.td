@@ -360,7 +360,11 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     vectors) steps through k two at a time, and each step is
     `x86vector.avx512.dot` (vdpbf16ps) per row and 16 columns: the row's
     pair of values broadcast as one 32-bit word, the two weight rows
-    interleaved into pairs. vdpbf16ps sums a pair in its own order and
+    interleaved into pairs (a shuffle that `--rnn-pack-weight-panels` folds
+    into constant weights). The f32 rows (which hold bf16 values) are
+    narrowed to a bf16 tensor once, before the blocks (where they are a
+    round to bf16, the round's input is narrowed instead), so no block
+    narrows them again. vdpbf16ps sums a pair in its own order and
     flushes denormals, so it is not the f32 emulation's result (see
     docs/Semantics.md, bfloat16 compute). Matmuls sharing their loop over k
     keep the emulation.
