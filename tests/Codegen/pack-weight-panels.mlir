@@ -309,3 +309,75 @@ func.func @bf16_pairs_unwidened(%j: index) -> vector<1x4xbf16> {
   %v = vector.transfer_read %row[%c0, %c0], %pad {in_bounds = [true, true]} : tensor<1x4xbf16>, vector<1x4xbf16>
   return %v : vector<1x4xbf16>
 }
+
+// -----
+
+/// Rows read two at a time (an even k) and interleaved into (k, k + 1)
+/// pairs, as rnn-vectorize-matmuls' bf16 dot blocks read them: the
+/// constant is stored as k pairs, [N / n, K / 2, 2n] with w[2 k2 + r, j]
+/// at [j / n, k2, 2 (j % n) + r], and each read is one row of it, with no
+/// shuffle.
+
+// CHECK-LABEL: func.func @bf16_k_pairs
+// CHECK: %[[PACKED:.*]] = arith.constant dense<{{\[\[\[}}0.000000e+00, 4.000000e+00, 1.000000e+00, 5.000000e+00], [8.000000e+00, 1.200000e+01, 9.000000e+00, 1.300000e+01]], {{\[\[}}2.000000e+00, 6.000000e+00, 3.000000e+00, 7.000000e+00], [1.000000e+01, 1.400000e+01, 1.100000e+01, 1.500000e+01]]]> : tensor<2x2x4xbf16>
+// CHECK: scf.for %[[J:[^ ]*]] =
+// CHECK: scf.for %[[K:[^ ]*]] =
+// CHECK-DAG: %[[PANEL:.*]] = arith.divui %[[J]], %{{.*}} : index
+// CHECK-DAG: %[[K2:.*]] = arith.divui %[[K]], %{{.*}} : index
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[PACKED]][%[[PANEL]], %[[K2]], 0] [1, 1, 4] [1, 1, 1] : tensor<2x2x4xbf16> to tensor<1x4xbf16>
+// CHECK: %[[READ:.*]] = vector.transfer_read %[[ROW]]{{.*}} : tensor<1x4xbf16>, vector<1x4xbf16>
+// CHECK: %[[FLAT:.*]] = vector.shape_cast %[[READ]] : vector<1x4xbf16> to vector<4xbf16>
+// CHECK: vector.bitcast %[[FLAT]] : vector<4xbf16> to vector<2xi32>
+// CHECK-NOT: vector.shuffle
+func.func @bf16_k_pairs(%out: vector<2xi32>) -> vector<2xi32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0], [12.0, 13.0, 14.0, 15.0]]> : tensor<4x4xbf16>
+  %pad = arith.constant 0.0 : bf16
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %j = %c0 to %c4 step %c2 iter_args(%a = %out) -> (vector<2xi32>) {
+    %s = scf.for %k = %c0 to %c4 step %c2 iter_args(%b = %a) -> (vector<2xi32>) {
+      %rows = tensor.extract_slice %w[%k, %j] [2, 2] [1, 1] : tensor<4x4xbf16> to tensor<2x2xbf16>
+      %v = vector.transfer_read %rows[%c0, %c0], %pad {in_bounds = [true, true]} : tensor<2x2xbf16>, vector<2x2xbf16>
+      %flat = vector.shape_cast %v : vector<2x2xbf16> to vector<4xbf16>
+      %pairs = vector.shuffle %flat, %flat [0, 2, 1, 3] : vector<4xbf16>, vector<4xbf16>
+      %words = vector.bitcast %pairs : vector<4xbf16> to vector<2xi32>
+      %sum = arith.addi %b, %words : vector<2xi32>
+      scf.yield %sum : vector<2xi32>
+    }
+    scf.yield %s : vector<2xi32>
+  }
+  return %r : vector<2xi32>
+}
+
+// -----
+
+/// A single panel (n = N) is stored as k pairs too; a shuffle that is not
+/// the interleave leaves the constant as it is.
+
+// CHECK-LABEL: func.func @bf16_k_pairs_one_panel
+// CHECK: arith.constant dense<{{\[\[\[}}0.000000e+00, 2.000000e+00, 1.000000e+00, 3.000000e+00]]]> : tensor<1x1x4xbf16>
+// CHECK-NOT: vector.shuffle
+// CHECK-LABEL: func.func @bf16_not_interleaved
+// CHECK: arith.constant dense<{{\[\[}}0.000000e+00, 1.000000e+00], [2.000000e+00, 3.000000e+00]]> : tensor<2x2xbf16>
+// CHECK: vector.shuffle %{{.*}} [0, 1, 2, 3]
+func.func @bf16_k_pairs_one_panel() -> vector<4xbf16> {
+  %w = arith.constant dense<[[0.0, 1.0], [2.0, 3.0]]> : tensor<2x2xbf16>
+  %pad = arith.constant 0.0 : bf16
+  %c0 = arith.constant 0 : index
+  %rows = tensor.extract_slice %w[0, 0] [2, 2] [1, 1] : tensor<2x2xbf16> to tensor<2x2xbf16>
+  %v = vector.transfer_read %rows[%c0, %c0], %pad {in_bounds = [true, true]} : tensor<2x2xbf16>, vector<2x2xbf16>
+  %flat = vector.shape_cast %v : vector<2x2xbf16> to vector<4xbf16>
+  %pairs = vector.shuffle %flat, %flat [0, 2, 1, 3] : vector<4xbf16>, vector<4xbf16>
+  return %pairs : vector<4xbf16>
+}
+func.func @bf16_not_interleaved() -> vector<4xbf16> {
+  %w = arith.constant dense<[[0.0, 1.0], [2.0, 3.0]]> : tensor<2x2xbf16>
+  %pad = arith.constant 0.0 : bf16
+  %c0 = arith.constant 0 : index
+  %rows = tensor.extract_slice %w[0, 0] [2, 2] [1, 1] : tensor<2x2xbf16> to tensor<2x2xbf16>
+  %v = vector.transfer_read %rows[%c0, %c0], %pad {in_bounds = [true, true]} : tensor<2x2xbf16>, vector<2x2xbf16>
+  %flat = vector.shape_cast %v : vector<2x2xbf16> to vector<4xbf16>
+  %pairs = vector.shuffle %flat, %flat [0, 1, 2, 3] : vector<4xbf16>, vector<4xbf16>
+  return %pairs : vector<4xbf16>
+}

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNPACKWEIGHTPANELSPASS
@@ -56,7 +57,8 @@ bool isMultipleOf(OpFoldResult offset, int64_t width) {
 }
 
 /// The panel width if every use of `constant` reads rows of an aligned
-/// panel (`[k, j] [r, n] [1, 1]` with j a multiple of n dividing N).
+/// panel (`[k, j] [r, n] [1, 1]` with j a multiple of n dividing N; n may
+/// be N).
 std::optional<int64_t> panelWidth(arith::ConstantOp constant) {
   auto type = dyn_cast<RankedTensorType>(constant.getType());
   if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
@@ -78,29 +80,66 @@ std::optional<int64_t> panelWidth(arith::ConstantOp constant) {
         !isMultipleOf(slice.getMixedOffsets()[1], *width))
       return std::nullopt;
   }
-  // A panel as wide as the matrix is the matrix.
-  if (*width == type.getDimSize(1))
-    return std::nullopt;
   return width;
 }
 
-/// True if every read of `slice` is a transfer of the whole slice (no
-/// mask, no padding read) whose every use widens it to f32.
+/// True if `user` (a user of `slice`) is a transfer of the whole slice (no
+/// mask, no padding read).
+bool isWholeRead(tensor::ExtractSliceOp slice, Operation *user) {
+  auto read = dyn_cast<vector::TransferReadOp>(user);
+  return read && !read.getMask() &&
+         read.getVectorType().getShape() == slice.getType().getShape() &&
+         read.getPermutationMap().isMinorIdentity() &&
+         llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; }) &&
+         llvm::all_of(read.getIndices(), [](Value index) {
+           return getConstantIntValue(index) == 0;
+         });
+}
+
+/// True if every read of `slice` is a transfer of the whole slice whose
+/// every use widens it to f32.
 bool isOnlyWidenedWhole(tensor::ExtractSliceOp slice) {
   return llvm::all_of(slice->getUsers(), [&](Operation *user) {
-    auto read = dyn_cast<vector::TransferReadOp>(user);
-    if (!read || read.getMask() ||
-        read.getVectorType().getShape() != slice.getType().getShape() ||
-        !read.getPermutationMap().isMinorIdentity() ||
-        llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }) ||
-        llvm::any_of(read.getIndices(), [](Value index) {
-          return getConstantIntValue(index) != 0;
-        }))
+    return isWholeRead(slice, user) &&
+           llvm::all_of(user->getUsers(), [](Operation *widen) {
+             auto extf = dyn_cast<arith::ExtFOp>(widen);
+             return extf && getElementTypeOrSelf(extf.getType()).isF32();
+           });
+  });
+}
+
+/// True if `shuffle` interleaves the two halves of its operand (both
+/// operands the same n + n values): (v[0], v[n], v[1], v[n + 1], ...).
+bool isInterleave(vector::ShuffleOp shuffle, int64_t n) {
+  ArrayRef<int64_t> mask = shuffle.getMask();
+  if (shuffle.getV1() != shuffle.getV2() ||
+      static_cast<int64_t>(mask.size()) != 2 * n)
+    return false;
+  for (int64_t j = 0; j < n; ++j)
+    if (mask[2 * j] != j || mask[2 * j + 1] != n + j)
       return false;
-    return llvm::all_of(read->getUsers(), [](Operation *widen) {
-      auto extf = dyn_cast<arith::ExtFOp>(widen);
-      return extf && getElementTypeOrSelf(extf.getType()).isF32();
-    });
+  return true;
+}
+
+/// True if every read of `slice` (two rows of n columns at an even k) is
+/// a transfer of the whole slice, flattened, whose every use interleaves
+/// its two rows into (k, k + 1) pairs: rnn-vectorize-matmuls' bf16 dot
+/// blocks.
+bool isOnlyInterleavedWhole(tensor::ExtractSliceOp slice) {
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  if (sizes[0] != 2 || !isMultipleOf(slice.getMixedOffsets()[0], 2))
+    return false;
+  int64_t n = sizes[1];
+  return llvm::all_of(slice->getUsers(), [&](Operation *user) {
+    return isWholeRead(slice, user) &&
+           llvm::all_of(user->getUsers(), [&](Operation *flat) {
+             auto cast = dyn_cast<vector::ShapeCastOp>(flat);
+             return cast && cast.getResultVectorType().getRank() == 1 &&
+                    llvm::all_of(cast->getUsers(), [&](Operation *op) {
+                      auto shuffle = dyn_cast<vector::ShuffleOp>(op);
+                      return shuffle && isInterleave(shuffle, n);
+                    });
+           });
   });
 }
 
@@ -142,6 +181,29 @@ DenseElementsAttr packPanels(DenseElementsAttr value, int64_t width,
         llvm::append_range(
             packed, source.slice(storedColumn(position, lanes) * bytes, bytes));
     }
+  return DenseElementsAttr::getFromRawBuffer(packedType, packed);
+}
+
+/// `value` [K, N] (K even) reordered to [N / n, K / 2, 2n]: row k2 of a
+/// panel holds rows 2 k2 and 2 k2 + 1 interleaved, w[2 k2 + r, j] at 2j + r.
+DenseElementsAttr packKPairs(DenseElementsAttr value, int64_t width) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  auto packedType = RankedTensorType::get({cols / width, rows / 2, 2 * width},
+                                          type.getElementType());
+  if (value.isSplat())
+    return value.resizeSplat(packedType);
+  size_t bytes = type.getElementTypeBitWidth() / 8;
+  ArrayRef<char> raw = value.getRawData();
+  SmallVector<char> packed;
+  packed.reserve(raw.size());
+  for (int64_t panel = 0; panel < cols / width; ++panel)
+    for (int64_t row = 0; row < rows; row += 2)
+      for (int64_t j = 0; j < width; ++j)
+        for (int64_t r = 0; r < 2; ++r)
+          llvm::append_range(
+              packed,
+              raw.slice(((row + r) * cols + panel * width + j) * bytes, bytes));
   return DenseElementsAttr::getFromRawBuffer(packedType, packed);
 }
 
@@ -241,6 +303,19 @@ struct RNNPackWeightPanelsPass
         candidates.emplace_back(constant, *width);
     }
     for (auto [constant, width] : candidates) {
+      // Rows read as interleaved k pairs are stored so, even in a single
+      // panel: the reads then need no shuffle.
+      auto type = cast<RankedTensorType>(constant.getType());
+      if (type.getDimSize(0) % 2 == 0 &&
+          llvm::all_of(constant->getUsers(), [](Operation *user) {
+            return isOnlyInterleavedWhole(cast<tensor::ExtractSliceOp>(user));
+          })) {
+        packAsKPairs(constant, width);
+        continue;
+      }
+      // A panel as wide as the matrix is the matrix.
+      if (width == type.getDimSize(1))
+        continue;
       int64_t lanes = pairedLanes(constant, width);
       OpBuilder b(constant);
       auto packed = arith::ConstantOp::create(
@@ -267,6 +342,65 @@ struct RNNPackWeightPanelsPass
       return isOnlyWidenedWhole(cast<tensor::ExtractSliceOp>(user));
     });
     return widened ? pairBF16Lanes : 0;
+  }
+
+  /// Stores `constant` as k pairs (packKPairs) and reads each pair of its
+  /// rows as one row of 2n: `%w[k, j] [2, n]` -> `%packed[j / n, k / 2, 0]
+  /// [1, 1, 2n]`, whose flattened read is the interleave of the two rows.
+  static void packAsKPairs(arith::ConstantOp constant, int64_t width) {
+    OpBuilder b(constant);
+    auto packed = arith::ConstantOp::create(
+        b, constant.getLoc(),
+        packKPairs(cast<DenseElementsAttr>(constant.getValue()), width));
+    Type element = cast<RankedTensorType>(constant.getType()).getElementType();
+    for (Operation *user : llvm::make_early_inc_range(constant->getUsers())) {
+      auto slice = cast<tensor::ExtractSliceOp>(user);
+      b.setInsertionPoint(slice);
+      Location loc = slice.getLoc();
+      SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+      auto half = [&](OpFoldResult offset, int64_t divisor) -> OpFoldResult {
+        if (std::optional<int64_t> constant = getConstantIntValue(offset))
+          return b.getIndexAttr(*constant / divisor);
+        return arith::DivUIOp::create(
+                   b, loc, cast<Value>(offset),
+                   arith::ConstantIndexOp::create(b, loc, divisor))
+            .getResult();
+      };
+      auto rowType = RankedTensorType::get({1, 2 * width}, element);
+      SmallVector<OpFoldResult> packedOffsets{half(offsets[1], width),
+                                              half(offsets[0], 2),
+                                              b.getIndexAttr(0)};
+      SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), b.getIndexAttr(1),
+                                      b.getIndexAttr(2 * width)};
+      SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+      auto row = tensor::ExtractSliceOp::create(b, loc, rowType, packed,
+                                                packedOffsets, sizes, strides);
+      for (Operation *readOp : llvm::make_early_inc_range(slice->getUsers())) {
+        auto read = cast<vector::TransferReadOp>(readOp);
+        b.setInsertionPoint(read);
+        auto pairRead = vector::TransferReadOp::create(
+            b, read.getLoc(), VectorType::get({1, 2 * width}, element), row,
+            read.getIndices(), read.getPadding(),
+            ArrayRef<bool>{true, true});
+        for (Operation *flatOp : llvm::make_early_inc_range(read->getUsers())) {
+          auto flat = cast<vector::ShapeCastOp>(flatOp);
+          b.setInsertionPoint(flat);
+          Value pairs = vector::ShapeCastOp::create(
+              b, flat.getLoc(), flat.getResultVectorType(), pairRead);
+          // Each shuffle uses the flat rows twice: visit it once.
+          llvm::SetVector<Operation *> shuffles(flat->user_begin(),
+                                                flat->user_end());
+          for (Operation *shuffle : shuffles) {
+            shuffle->replaceAllUsesWith(ValueRange{pairs});
+            shuffle->erase();
+          }
+          flat.erase();
+        }
+        read.erase();
+      }
+      slice.erase();
+    }
+    constant.erase();
   }
 
   /// Replaces each widening of a read of `row` (paired) by widenPairs.

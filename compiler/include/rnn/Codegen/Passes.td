@@ -425,6 +425,12 @@ def RNNPackWeightPanelsPass : Pass<"rnn-pack-weight-panels"> {
     the words: 2 ops per 2L weights, where a zero-extend and a shift take 2
     per L. The widened values, and so the sums, are the same. Little-endian
     targets only: the word's low half is its first bf16.
+
+    A constant whose every read is two rows at an even k (`[2, n]`), read
+    whole, flattened and interleaved into (k, k + 1) pairs by a shuffle
+    (the bf16 dot blocks of `--rnn-vectorize-matmuls`) is stored as k pairs
+    instead, [N / n, K / 2, 2n] (even where n = N): each read becomes one
+    row of it and the shuffle goes away.
   }];
   let options = [
     Option<"pairBF16Lanes", "pair-bf16-lanes", "int64_t", "0",
