@@ -290,8 +290,12 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   }
   // <name>_run_parallel's tasks on a static batch: an entry point per
   // part's rows, built from the same spec and weights (the constants are
-  // the same attributes, so the parts share the whole's weights).
-  for (int64_t rows : staticParallelParts(loaded.model, codegen.blockRows)) {
+  // the same attributes, so the parts share the whole's weights). Not on
+  // microcontrollers: no threads there, and the parts double the code.
+  SmallVector<int64_t, 2> parts;
+  if (!isMicrocontroller(options.target))
+    parts = staticParallelParts(loaded.model, codegen.blockRows);
+  for (int64_t rows : parts) {
     spec::Model part = loaded.model;
     part.name = partModelName(loaded.model, rows);
     part.batch = {rows};

@@ -104,8 +104,14 @@ std::string serialReason(func::FuncOp entry, const spec::Model &model,
   if (std::string reason = modelSerialReason(model, blockRows);
       !reason.empty())
     return reason;
-  if (!model.hasRuntimeBatch())
+  if (!model.hasRuntimeBatch()) {
+    auto module = entry->getParentOfType<ModuleOp>();
+    for (int64_t rows : staticParallelParts(model, blockRows))
+      if (!module.lookupSymbol(partModelName(model, rows) + "_run"))
+        return "no entry points for the parts (none on microcontrollers: "
+               "no threads, and they would double the code)";
     return "";
+  }
   for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
     if (entry.getArgAttr(i, rnn::kWorkspaceAttrName))
       continue;

@@ -40,8 +40,9 @@ llvm::Error emitHeader(mlir::ModuleOp module, const spec::Model &model,
                        llvm::raw_ostream &os, int64_t blockRows = 4);
 
 /// Writes <name>_run_parallel and its macros (EmitParallel.cpp): <name>_run
-/// with a parallel-for hook, splitting the rows of a run-time batch in
-/// parts of `blockRows`; a serial wrapper where it cannot split.
+/// with a parallel-for hook, splitting the rows of a run-time batch, or of
+/// a static one into the module's part entry points (staticParallelParts),
+/// in parts of `blockRows`; a serial wrapper where it cannot split.
 llvm::Error emitParallelDeclarations(mlir::func::FuncOp entry,
                                      const spec::Model &model,
                                      int64_t blockRows, llvm::raw_ostream &os);
