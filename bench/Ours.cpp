@@ -73,7 +73,7 @@ std::unique_ptr<RnncModel> RnncModel::compile(const Problem &problem,
     int64_t size = 1;
     for (int64_t dim : param.shape)
       size *= dim;
-    if (param.batchSizeOf) { // the run-time batch of a threads build
+    if (param.batchSizeOf) { // a run-time batch
       result->batchSizes.push_back(static_cast<int32_t>(problem.config.batch));
       result->pointers.push_back(&result->batchSizes.back());
       continue;

@@ -145,3 +145,15 @@ func.func @flat(%x: tensor<3x2x4xf32> {rnn.name = "x", rnn.batch_axis = 0 : i64}
   %e = tensor.expand_shape %c [[0, 1], [2]] output_shape [3, 2, 4] : tensor<6x4xf32> into tensor<3x2x4xf32>
   return %e : tensor<3x2x4xf32>
 }
+
+// -----
+
+/// A part of a static batch for <name>_run_parallel's tasks: the entry
+/// point keeps the whole batch's rows that its scans plan their blocks of
+/// steps for (rnn.time_block_batch, read by --convert-rnn-scan-to-scf).
+
+// CHECK-LABEL: func.func @part_rows4_run
+// CHECK-SAME: attributes {rnn.time_block_batch = 8 : i64}
+func.func @part_rows4(%x: tensor<4x3xf32> {rnn.name = "x"}) -> (tensor<4x3xf32> {rnn.name = "y"}) attributes {rnn.num_steps = 1 : i64, rnn.time_block_batch = 8 : i64} {
+  return %x : tensor<4x3xf32>
+}

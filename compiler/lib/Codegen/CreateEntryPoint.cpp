@@ -266,6 +266,9 @@ LogicalResult createEntryPoint(func::FuncOp model) {
   auto entry =
       func::FuncOp::create(b, loc, (model.getName() + "_run").str(),
                            b.getFunctionType(argTypes, b.getI32Type()));
+  // The scans of a part of a static batch plan their steps for the whole.
+  if (Attribute whole = model->getAttr(kTimeBlockBatchAttrName))
+    entry->setAttr(kTimeBlockBatchAttrName, whole);
   unsigned numInputs = type.getNumInputs();
   for (unsigned i = 0; i < numInputs; ++i)
     entry.setArgAttrs(i, model.getArgAttrDict(i));

@@ -288,6 +288,28 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     if (options.blockColumns)
       codegen.blockColumns = options.blockColumns;
   }
+  // <name>_run_parallel's tasks on a static batch: an entry point per
+  // part's rows, built from the same spec and weights (the constants are
+  // the same attributes, so the parts share the whole's weights). Not on
+  // microcontrollers: no threads there, and the parts double the code.
+  SmallVector<int64_t, 2> parts;
+  if (!isMicrocontroller(options.target))
+    parts = staticParallelParts(loaded.model, codegen.blockRows);
+  for (int64_t rows : parts) {
+    spec::Model part = loaded.model;
+    part.name = partModelName(loaded.model, rows);
+    part.batch = {rows};
+    OwningOpRef<ModuleOp> partModule =
+        buildModelModule(ctx, part, loaded.params, sourceMgr);
+    for (func::FuncOp func :
+         llvm::make_early_inc_range(partModule->getOps<func::FuncOp>())) {
+      func->setAttr(rnn::kTimeBlockBatchAttrName,
+                    IntegerAttr::get(IntegerType::get(&ctx, 64),
+                                     loaded.model.batch[0]));
+      func->remove();
+      module->push_back(func);
+    }
+  }
   PassManager toBuffers(&ctx);
   buildRNNToBuffersPipeline(toBuffers, codegen);
   if (failed(toBuffers.run(*module)))
@@ -331,6 +353,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       func.removeArgAttr(i, rnn::kTimeAxisAttrName);
       func.removeArgAttr(i, rnn::kBatchAxisAttrName);
     }
+    func->removeAttr(rnn::kTimeBlockBatchAttrName);
   });
   PassManager toLLVM(&ctx);
   buildBuffersToLLVMPipeline(toLLVM, codegen.indexBitwidth);

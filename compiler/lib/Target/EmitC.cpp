@@ -8,26 +8,33 @@
 using namespace mlir;
 
 llvm::Error rnnc::emitC(ModuleOp module, llvm::raw_ostream &os) {
-  // The entry point is the one function without `static`.
-  emitc::FuncOp entry;
+  // The entry point is the function without `static` of the shortest
+  // name; the others are the parts of a static batch that
+  // <name>_run_parallel's tasks call (<name>_rows<N>_run).
+  SmallVector<emitc::FuncOp> entries;
   for (auto func : module.getOps<emitc::FuncOp>()) {
     ArrayAttr specifiers = func.getSpecifiersAttr();
     bool isStatic = specifiers && llvm::any_of(specifiers, [](Attribute a) {
                       return cast<StringAttr>(a).getValue() == "static";
                     });
-    if (isStatic)
-      continue;
-    if (entry)
-      return llvm::createStringError("expected one entry point, found '" +
-                                     entry.getSymName() + "' and '" +
-                                     func.getSymName() + "'");
-    entry = func;
+    if (!isStatic)
+      entries.push_back(func);
   }
-  if (!entry)
+  if (entries.empty())
     return llvm::createStringError("no entry point in the EmitC module");
+  emitc::FuncOp entry = *llvm::min_element(
+      entries, [](emitc::FuncOp a, emitc::FuncOp b) {
+        return a.getSymName().size() < b.getSymName().size();
+      });
   StringRef fullName = entry.getSymName();
   StringRef name = fullName;
   name.consume_back("_run");
+  for (emitc::FuncOp func : entries)
+    if (func != entry &&
+        !func.getSymName().starts_with((name + "_rows").str()))
+      return llvm::createStringError("expected one entry point, found '" +
+                                     entry.getSymName() + "' and '" +
+                                     func.getSymName() + "'");
 
   // Calls of anything but librnnrt are calls of libm.
   bool libm = false;

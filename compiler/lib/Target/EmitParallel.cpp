@@ -6,21 +6,29 @@
 // creates no threads and keeps no state. It is static inline C in the
 // header, built on <name>_run, so both code paths share it.
 //
-// What it splits: the rows of a run-time batch (`input.batch: [{max: N}]`,
-// one batch dim, batch-major, a static time, no lengths or token ids). Each task runs <name>_run on
-// a contiguous part of the rows, a whole number of the register block's
-// rows, with every array offset to that part and its own part of the
-// workspace; a row's sums are those of a serial run, so the result is
-// bit-identical (such a model is compiled without alternating sweeps, as a
-// stream is: a row's order of summation then does not depend on the row
-// blocks and time blocks of the call it runs in; with them, a task of half
-// the rows sums some steps in the other direction). It splits only from
-// 2 x the block's rows, and checks every argument first: whatever
-// <name>_run could reject (a NULL pointer, the workspace's alignment, the
-// row count; models with lengths or token ids are not split) makes it run
-// <name>_run serially instead, which then returns the status,
-// so no task can fail after another has written. Every other model gets a serial
-// wrapper, and says so in <NAME>_PARALLEL_TASKS = 1.
+// What it splits: the rows of one batch dim (batch-major, a static time,
+// no lengths or token ids), in two parts of whole register blocks, each
+// task with every array offset to its part and its own part of the
+// workspace; it checks every argument first: whatever the tasks could
+// reject (a NULL pointer, the workspace's alignment, the row count) makes
+// it run <name>_run serially instead, which then returns the status, so no
+// task can fail after another has written. The result is bit-identical:
+// a row's order of summation must not depend on the rows it runs with.
+//
+// A run-time batch (`input.batch: [{max: N}]`), from 2 x the block's rows:
+// each task runs <name>_run on its rows. Such a model is compiled without
+// alternating sweeps, as a stream is (with them, a task's row blocks take
+// other blocks of steps and sum some steps in the other direction).
+//
+// A static batch of B >= 2 x the block's rows, a multiple of them: each
+// task runs an entry point compiled for its part's rows (<name>_rows<N>_run,
+// from the same spec and weights, sharing the weights), with a workspace
+// for those rows. The parts' scans choose their blocks of steps for B rows
+// (rnn.time_block_batch), so with alternating sweeps on (<name>_run is
+// compiled as without the split) a part's rows sum as the whole's do.
+//
+// Every other model gets a serial wrapper, and says why in
+// <NAME>_PARALLEL_TASKS = 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,18 +42,26 @@
 using namespace mlir;
 using namespace rnnc;
 
-/// Why the spec alone rules out a row split, or empty.
-static std::string modelSerialReason(const spec::Model &model) {
-  if (!model.hasRuntimeBatch())
-    return "a static batch (declare it `input.batch: [{max: N}]` to split rows)";
+/// Why the spec alone rules out a row split, or empty. `blockRows` sizes
+/// the smallest static batch that splits.
+static std::string modelSerialReason(const spec::Model &model,
+                                     int64_t blockRows) {
+  if (model.batch.empty())
+    return "no batch dim";
   if (model.batch.size() != 1)
     return "more than one batch dim";
+  // A static batch's parts are whole register blocks, as the whole's rows
+  // are: a matmul whose rows do not tile runs other code (and sums
+  // otherwise).
+  if (!model.hasRuntimeBatch() &&
+      (model.batch[0] < 2 * blockRows || model.batch[0] % blockRows != 0))
+    return "a static batch that is not 2 or more register blocks of " +
+           std::to_string(blockRows) + " rows";
   if (model.timeMajor)
     return "a time-major layout (rows not contiguous)";
   if (model.runtimeTime)
     return "a run-time time";
-  // Values _run_parallel does not check before the tasks run (neither
-  // comes with a run-time batch today).
+  // Values _run_parallel does not check before the tasks run.
   if (model.seqLengths)
     return "sequence lengths";
   if (model.takesTokens())
@@ -54,7 +70,22 @@ static std::string modelSerialReason(const spec::Model &model) {
 }
 
 bool rnnc::splitsParallelRows(const spec::Model &model) {
-  return modelSerialReason(model).empty();
+  return model.hasRuntimeBatch() && modelSerialReason(model, 1).empty();
+}
+
+SmallVector<int64_t, 2> rnnc::staticParallelParts(const spec::Model &model,
+                                                  int64_t blockRows) {
+  if (model.hasRuntimeBatch() || !modelSerialReason(model, blockRows).empty())
+    return {};
+  int64_t blocks = model.batch[0] / blockRows;
+  int64_t first = (blocks + 1) / 2 * blockRows;
+  if (first == model.batch[0] - first)
+    return {first};
+  return {first, model.batch[0] - first};
+}
+
+std::string rnnc::partModelName(const spec::Model &model, int64_t rows) {
+  return model.name + "_rows" + std::to_string(rows);
 }
 
 namespace {
@@ -68,9 +99,19 @@ struct Param {
 };
 
 /// Why the rows cannot be split, or empty when they can.
-std::string serialReason(func::FuncOp entry, const spec::Model &model) {
-  if (std::string reason = modelSerialReason(model); !reason.empty())
+std::string serialReason(func::FuncOp entry, const spec::Model &model,
+                         int64_t blockRows) {
+  if (std::string reason = modelSerialReason(model, blockRows);
+      !reason.empty())
     return reason;
+  if (!model.hasRuntimeBatch()) {
+    auto module = entry->getParentOfType<ModuleOp>();
+    for (int64_t rows : staticParallelParts(model, blockRows))
+      if (!module.lookupSymbol(partModelName(model, rows) + "_run"))
+        return "no entry points for the parts (none on microcontrollers: "
+               "no threads, and they would double the code)";
+    return "";
+  }
   for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
     if (entry.getArgAttr(i, rnn::kWorkspaceAttrName))
       continue;
@@ -82,6 +123,128 @@ std::string serialReason(func::FuncOp entry, const spec::Model &model) {
       return "an array without leading rows";
   }
   return "";
+}
+
+/// The bytes of `entry`'s workspace (static after rnn-assign-workspace).
+int64_t workspaceBytes(func::FuncOp entry) {
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
+    if (entry.getArgAttr(i, rnn::kWorkspaceAttrName))
+      return cast<MemRefType>(entry.getArgumentTypes()[i]).getNumElements();
+  return 0;
+}
+
+/// A static batch of B rows: task t runs its part's entry point
+/// (staticParallelParts, partModelName) on its rows, with every array
+/// offset to them and a workspace sized for its rows.
+llvm::Error emitStaticSplit(func::FuncOp entry, const spec::Model &model,
+                            int64_t blockRows, ArrayRef<Param> params,
+                            const std::string &signature,
+                            const std::string &serialCall,
+                            llvm::raw_ostream &os) {
+  std::string prefix = llvm::StringRef(model.name).upper() + "_";
+  int64_t batch = model.batch[0];
+  SmallVector<int64_t, 2> parts = staticParallelParts(model, blockRows);
+  int64_t rows[2] = {parts[0], batch - parts[0]};
+  auto module = entry->getParentOfType<ModuleOp>();
+  func::FuncOp partEntries[2];
+  for (int t = 0; t < 2; ++t) {
+    std::string name = partModelName(model, rows[t]) + "_run";
+    partEntries[t] = module.lookupSymbol<func::FuncOp>(name);
+    if (!partEntries[t] ||
+        partEntries[t].getNumArguments() != entry.getNumArguments())
+      return llvm::createStringError("no part entry point '" + name + "'");
+    // Every array's rows lead, as the whole's.
+    for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
+      if (params[i].workspace)
+        continue;
+      auto whole = cast<MemRefType>(entry.getArgumentTypes()[i]);
+      auto part = cast<MemRefType>(partEntries[t].getArgumentTypes()[i]);
+      if (whole.getRank() < 1 || whole.getDimSize(0) != batch ||
+          part.getShape().drop_front() != whole.getShape().drop_front() ||
+          part.getDimSize(0) != rows[t])
+        return llvm::createStringError("part entry point '" + name +
+                                       "' does not take the whole's rows");
+    }
+  }
+  std::string callType = model.name + "_parallel_call";
+  os << "#define " << prefix
+     << "PARALLEL_TASKS 2 /* rows split in two, each part its own entry "
+        "point */\n"
+     << "#define " << prefix << "PARALLEL_MIN_ROWS " << batch << "\n"
+     << "/* Each task's part of the workspace, for its rows; " << model.name
+     << "_run_parallel\n * may also run " << model.name
+     << "_run serially on the whole. */\n"
+     << "#define " << prefix << "PARALLEL_WORKSPACE_STRIDE "
+     << (workspaceBytes(partEntries[0]) + 63) / 64 * 64 << "\n"
+     << "#define " << prefix << "WORKSPACE_SIZE_PARALLEL "
+     << std::max(workspaceBytes(entry),
+                 (workspaceBytes(partEntries[0]) + 63) / 64 * 64 +
+                     workspaceBytes(partEntries[1]))
+     << "\n"
+     << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << prefix
+     << "WORKSPACE_ALIGNAS float name[(" << prefix
+     << "WORKSPACE_SIZE_PARALLEL + sizeof(float) - 1) / sizeof(float) + 1]\n";
+  // The parts' entry points (for the tasks only).
+  auto join = [&](auto fn) {
+    std::string text;
+    for (auto [i, param] : llvm::enumerate(params))
+      text += (i ? ", " : "") + fn(param);
+    return text;
+  };
+  SmallVector<std::string, 2> names;
+  for (int64_t part : parts) {
+    names.push_back(partModelName(model, part) + "_run");
+    os << "/* " << model.name << "_run on " << part << " of its " << batch
+       << " rows (for " << model.name << "_run_parallel's tasks). */\n"
+       << "int32_t " << names.back() << "("
+       << join([](const Param &p) { return p.type + p.name; }) << ");\n";
+  }
+  os << "typedef struct {\n";
+  for (const Param &p : params)
+    if (!p.workspace)
+      os << "  " << p.type << p.name << ";\n";
+  os << "  char *workspace;\n  int32_t status[2];\n} " << callType << ";\n";
+  std::string inlineMacro = prefix + "PARALLEL_INLINE";
+  os << inlineMacro << " void " << model.name
+     << "_parallel_task(void *task_ctx, int32_t task) {\n"
+     << "  " << callType << " *c = (" << callType << " *)task_ctx;\n";
+  for (int t = 0; t < 2; ++t) {
+    os << (t ? "  else\n" : "  if (task == 0)\n") << "    c->status[" << t
+       << "] = " << partModelName(model, rows[t]) << "_run(";
+    for (auto [i, p] : llvm::enumerate(params)) {
+      os << (i ? ",\n        " : "");
+      if (p.workspace)
+        os << "c->workspace" << (t ? " + " + prefix + "PARALLEL_WORKSPACE_STRIDE"
+                                   : "");
+      else if (t)
+        os << "c->" << p.name << " + "
+           << rows[0] *
+                  (cast<MemRefType>(entry.getArgumentTypes()[i])
+                       .getNumElements() /
+                   batch);
+      else
+        os << "c->" << p.name;
+    }
+    os << ");\n";
+  }
+  os << "}\n";
+  os << inlineMacro << " int32_t " << model.name << "_run_parallel("
+     << signature << ") {\n"
+     << "  " << callType << " c;\n";
+  // Anything the parts could reject, _run reports itself on a serial run.
+  os << "  if (!fn";
+  for (const Param &p : params)
+    os << " || !" << p.name;
+  os << " ||\n      (uintptr_t)workspace % " << prefix
+     << "WORKSPACE_MIN_ALIGNMENT != 0)\n    return " << serialCall << ";\n";
+  for (const Param &p : params)
+    if (!p.workspace)
+      os << "  c." << p.name << " = " << p.name << ";\n";
+  os << "  c.workspace = (char *)workspace;\n"
+     << "  c.status[0] = c.status[1] = 0;\n"
+     << "  fn(ctx, 2, " << model.name << "_parallel_task, &c);\n"
+     << "  return c.status[0] != 0 ? c.status[0] : c.status[1];\n}\n\n";
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -126,7 +289,7 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
       ",\n    rnnrt_parallel_for fn, void *ctx";
   std::string serialCall =
       run + "(" + join([](const Param &p) { return p.name; }) + ")";
-  std::string reason = serialReason(entry, model);
+  std::string reason = serialReason(entry, model, blockRows);
   std::string align = prefix + "WORKSPACE_ALIGNAS";
   std::string inlineMacro = prefix + "PARALLEL_INLINE";
 
@@ -163,6 +326,10 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
        << "  (void)fn;\n  (void)ctx;\n  return " << serialCall << ";\n}\n\n";
     return llvm::Error::success();
   }
+
+  if (!model.hasRuntimeBatch())
+    return emitStaticSplit(entry, model, blockRows, params, signature,
+                           serialCall, os);
 
   std::string callType = model.name + "_parallel_call";
   os << "#define " << prefix << "PARALLEL_TASKS 2 /* rows split in two */\n"

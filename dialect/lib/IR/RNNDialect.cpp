@@ -113,6 +113,10 @@ LogicalResult RNNDialect::verifyOperationAttribute(Operation *op,
     return failed(on("a function", isa<FunctionOpInterface>(op)))
                ? failure()
                : verifyInteger(op, attr, 2);
+  if (name == kTimeBlockBatchAttrName)
+    return failed(on("a function", isa<FunctionOpInterface>(op)))
+               ? failure()
+               : verifyInteger(op, attr, 1);
   if (name == kWorkspaceSizeAttrName)
     return failed(on("the module", isa<ModuleOp>(op)))
                ? failure()

@@ -76,3 +76,37 @@ func.func @reversed_blocks(%x: tensor<2x25x3xf32>, %wi: tensor<3x4xf32>, %wh: te
   }
   return %y : tensor<2x25x4xf32>
 }
+
+// -----
+
+/// A part of a static batch (rnn.time_block_batch, <name>_run_parallel's
+/// tasks): 1 of the 2 rows above takes the blocks of steps of the whole
+/// (4 steps; 8 with 16 rows per block), so its sweeps run as in the
+/// whole's call. Alone, its 400 bytes of outputs take no blocks.
+
+// CHECK-LABEL: func.func @part_of_two
+// CHECK: tensor.extract_slice %{{.*}} [1, 4, 3] [1, 1, 1] : tensor<1x25x3xf32> to tensor<1x4x3xf32>
+// CHECK-LABEL: func.func @one_row
+// CHECK-NOT: tensor<1x4x3xf32>
+// CHECK: return
+// ROWS-LABEL: func.func @part_of_two
+// ROWS: tensor.extract_slice %{{.*}} [1, 8, 3] [1, 1, 1] : tensor<1x25x3xf32> to tensor<1x8x3xf32>
+// NOBLOCK-LABEL: func.func @part_of_two
+// NOBLOCK-NOT: tensor<1x4x3xf32>
+// NOBLOCK: return
+func.func @part_of_two(%x: tensor<1x25x3xf32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> tensor<1x25x4xf32> attributes {rnn.time_block_batch = 2 : i64} {
+  %y = rnn.scan %x unroll 2 {num_batch_dims = 1 : i64} : tensor<1x25x3xf32> -> tensor<1x25x4xf32> {
+  ^bb0(%h: tensor<1x4xf32>, %xt: tensor<1x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<1x3xf32>, tensor<1x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<1x4xf32>) output(%h1 : tensor<1x4xf32>)
+  }
+  return %y : tensor<1x25x4xf32>
+}
+func.func @one_row(%x: tensor<1x25x3xf32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> tensor<1x25x4xf32> {
+  %y = rnn.scan %x unroll 2 {num_batch_dims = 1 : i64} : tensor<1x25x3xf32> -> tensor<1x25x4xf32> {
+  ^bb0(%h: tensor<1x4xf32>, %xt: tensor<1x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<1x3xf32>, tensor<1x4xf32>, tensor<3x4xf32>, tensor<4x4xf32>
+    rnn.yield carry(%h1 : tensor<1x4xf32>) output(%h1 : tensor<1x4xf32>)
+  }
+  return %y : tensor<1x25x4xf32>
+}

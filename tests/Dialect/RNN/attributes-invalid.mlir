@@ -17,6 +17,16 @@ func.func @f() attributes {rnn.num_steps = "five"} { return }
 
 // -----
 
+// expected-error @+1 {{'rnn.time_block_batch' belongs on a function}}
+module attributes {rnn.time_block_batch = 16 : i64} {}
+
+// -----
+
+// expected-error @+1 {{'rnn.time_block_batch' must be at least 1, found 0}}
+func.func @f() attributes {rnn.time_block_batch = 0 : i64} { return }
+
+// -----
+
 // expected-error @+1 {{'rnn.workspace_size' belongs on the module}}
 func.func @f() attributes {rnn.workspace_size = 64 : i64} { return }
 

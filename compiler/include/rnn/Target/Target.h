@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -39,8 +40,9 @@ llvm::Error emitHeader(mlir::ModuleOp module, const spec::Model &model,
                        llvm::raw_ostream &os, int64_t blockRows = 4);
 
 /// Writes <name>_run_parallel and its macros (EmitParallel.cpp): <name>_run
-/// with a parallel-for hook, splitting the rows of a run-time batch in
-/// parts of `blockRows`; a serial wrapper where it cannot split.
+/// with a parallel-for hook, splitting the rows of a run-time batch, or of
+/// a static one into the module's part entry points (staticParallelParts),
+/// in parts of `blockRows`; a serial wrapper where it cannot split.
 llvm::Error emitParallelDeclarations(mlir::func::FuncOp entry,
                                      const spec::Model &model,
                                      int64_t blockRows, llvm::raw_ostream &os);
@@ -51,6 +53,20 @@ llvm::Error emitParallelDeclarations(mlir::func::FuncOp entry,
 /// (CodegenOptions::alternateSweeps), so that a row's sums do not depend on
 /// how many rows run with it.
 bool splitsParallelRows(const spec::Model &model);
+
+/// The rows of each of <name>_run_parallel's two tasks on a static batch
+/// (one batch dim of B >= 2 x `blockRows` rows, batch-major, static time, no
+/// lengths or token ids; parts of whole register blocks, the first the
+/// larger), or empty when the model's static batch is not split. Each part
+/// is compiled as its own entry point (partEntryName), whose scans choose
+/// their blocks of steps for the whole batch (rnn.time_block_batch): with
+/// alternating sweeps on, a part's row then sums as in <name>_run.
+llvm::SmallVector<int64_t, 2> staticParallelParts(const spec::Model &model,
+                                                  int64_t blockRows);
+
+/// The model name of the entry point (`<name>_rows<rows>`, whose entry is
+/// `<name>_rows<rows>_run`) that runs `rows` rows of a static batch.
+std::string partModelName(const spec::Model &model, int64_t rows);
 
 /// The C type of an element of an entry point's buffer: int32_t or float.
 std::string cTypeName(mlir::Type type);

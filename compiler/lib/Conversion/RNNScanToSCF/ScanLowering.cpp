@@ -11,10 +11,12 @@
 
 #include "ScanLowering.h"
 #include "LengthSortedBlocks.h"
+#include "rnn/IR/RNNDialect.h"
 #include "rnn/IR/RNNShapes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -344,7 +346,8 @@ int64_t ScanLowering::timeBlockSteps(bool skipping) {
   int64_t mainSteps = loopSteps();
   RankedTensorType outputs = op.getOutputs().getType();
   int64_t batch = carryType(0).getDimSize(0);
-  int64_t stepBytes = outputs.getNumElements() / steps / batch * rows *
+  int64_t planned = planRows();
+  int64_t stepBytes = outputs.getNumElements() / steps / batch * planned *
                       outputs.getElementTypeBitWidth() / 8;
   auto smallest = [&](function_ref<bool(int64_t)> enough) {
     for (int64_t block = unroll; block < mainSteps; block += unroll)
@@ -358,8 +361,16 @@ int64_t ScanLowering::timeBlockSteps(bool skipping) {
       stepBytes * steps < 8 * timeBlockBytes)
     return mainSteps;
   return smallest([&](int64_t block) {
-    return block * stepBytes >= timeBlockBytes && block * rows >= timeBlockRows;
+    return block * stepBytes >= timeBlockBytes &&
+           block * planned >= timeBlockRows;
   });
+}
+
+int64_t ScanLowering::planRows() const {
+  auto func = op->getParentOfType<func::FuncOp>();
+  auto whole = func ? func->getAttrOfType<IntegerAttr>(kTimeBlockBatchAttrName)
+                    : IntegerAttr();
+  return whole ? whole.getInt() : rows;
 }
 
 SmallVector<Value> ScanLowering::runSteps(OpBuilder &b,

@@ -70,6 +70,11 @@ struct ScanLowering {
   /// (then the body's batch-sized types are narrowed to the block).
   int64_t rows = 0;
 
+  /// The rows that choose the blocks of steps (timeBlockSteps): `rows`, or
+  /// the whole batch's when the function runs a part of it
+  /// (kTimeBlockBatchAttrName).
+  int64_t planRows() const;
+
   /// What a scan returns: its outputs and its final carries (the carries
   /// captured at each row's last valid step when lengths are given).
   struct Finished {

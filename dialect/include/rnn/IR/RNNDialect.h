@@ -43,6 +43,11 @@ constexpr llvm::StringLiteral kBatchAxisAttrName = "rnn.batch_axis";
 /// batch dim of rows), so the entry point copies each array's actual part
 /// to and from the start of those dims, not to a box of the maxima.
 constexpr llvm::StringLiteral kFlatBatchAttrName = "rnn.flat_batch";
+/// On a model function (and its entry point): the rows its scans choose
+/// their blocks of steps for (an i64), when it runs a part of a larger
+/// static batch for <name>_run_parallel: the part's rows then sum in the
+/// same order (time blocks, and so sweep directions) as in the whole's run.
+constexpr llvm::StringLiteral kTimeBlockBatchAttrName = "rnn.time_block_batch";
 /// On an entry point argument: the workspace.
 constexpr llvm::StringLiteral kWorkspaceAttrName = "rnn.workspace";
 /// On the module: the workspace bytes its entry point needs (an i64).
