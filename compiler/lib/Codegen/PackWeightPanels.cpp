@@ -153,35 +153,46 @@ int64_t storedColumn(int64_t position, int64_t lanes) {
   return group * 2 * lanes + within / 2 + (within % 2) * lanes;
 }
 
+/// `value` [K, N] with its elements moved into `shape`: `gather` calls its
+/// argument with each run (first element, count) of `value`'s elements in
+/// their new order. Elements are whole bytes (f32 or bf16 weights): they
+/// move as raw bytes, which stays fast for the largest weights.
+DenseElementsAttr
+reorderElements(DenseElementsAttr value, ArrayRef<int64_t> shape,
+                function_ref<void(function_ref<void(int64_t, int64_t)>)>
+                    gather) {
+  auto type = cast<RankedTensorType>(value.getType());
+  auto packedType = RankedTensorType::get(shape, type.getElementType());
+  if (value.isSplat())
+    return value.resizeSplat(packedType);
+  size_t bytes = type.getElementTypeBitWidth() / 8;
+  ArrayRef<char> raw = value.getRawData();
+  SmallVector<char> packed;
+  packed.reserve(raw.size());
+  gather([&](int64_t first, int64_t count) {
+    llvm::append_range(packed, raw.slice(first * bytes, count * bytes));
+  });
+  return DenseElementsAttr::getFromRawBuffer(packedType, packed);
+}
+
 /// `value` [K, N] reordered to [N / n, K, n], each row's columns paired
 /// for `lanes` (see storedColumn).
 DenseElementsAttr packPanels(DenseElementsAttr value, int64_t width,
                              int64_t lanes) {
   auto type = cast<RankedTensorType>(value.getType());
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  auto packedType =
-      RankedTensorType::get({cols / width, rows, width}, type.getElementType());
-  if (value.isSplat())
-    return value.resizeSplat(packedType);
-  // Elements are whole bytes (f32 weights): move them as raw bytes, which
-  // stays fast for the largest weights.
-  size_t bytes = type.getElementTypeBitWidth() / 8;
-  ArrayRef<char> raw = value.getRawData();
-  SmallVector<char> packed;
-  packed.reserve(raw.size());
-  for (int64_t panel = 0; panel < cols / width; ++panel)
-    for (int64_t row = 0; row < rows; ++row) {
-      ArrayRef<char> source =
-          raw.slice((row * cols + panel * width) * bytes, width * bytes);
-      if (!lanes) {
-        llvm::append_range(packed, source);
-        continue;
+  return reorderElements(value, {cols / width, rows, width}, [&](auto run) {
+    for (int64_t panel = 0; panel < cols / width; ++panel)
+      for (int64_t row = 0; row < rows; ++row) {
+        int64_t first = row * cols + panel * width;
+        if (!lanes) {
+          run(first, width);
+          continue;
+        }
+        for (int64_t position = 0; position < width; ++position)
+          run(first + storedColumn(position, lanes), 1);
       }
-      for (int64_t position = 0; position < width; ++position)
-        llvm::append_range(
-            packed, source.slice(storedColumn(position, lanes) * bytes, bytes));
-    }
-  return DenseElementsAttr::getFromRawBuffer(packedType, packed);
+  });
 }
 
 /// `value` [K, N] (K even) reordered to [N / n, K / 2, 2n]: row k2 of a
@@ -189,22 +200,14 @@ DenseElementsAttr packPanels(DenseElementsAttr value, int64_t width,
 DenseElementsAttr packKPairs(DenseElementsAttr value, int64_t width) {
   auto type = cast<RankedTensorType>(value.getType());
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  auto packedType = RankedTensorType::get({cols / width, rows / 2, 2 * width},
-                                          type.getElementType());
-  if (value.isSplat())
-    return value.resizeSplat(packedType);
-  size_t bytes = type.getElementTypeBitWidth() / 8;
-  ArrayRef<char> raw = value.getRawData();
-  SmallVector<char> packed;
-  packed.reserve(raw.size());
-  for (int64_t panel = 0; panel < cols / width; ++panel)
-    for (int64_t row = 0; row < rows; row += 2)
-      for (int64_t j = 0; j < width; ++j)
-        for (int64_t r = 0; r < 2; ++r)
-          llvm::append_range(
-              packed,
-              raw.slice(((row + r) * cols + panel * width + j) * bytes, bytes));
-  return DenseElementsAttr::getFromRawBuffer(packedType, packed);
+  return reorderElements(
+      value, {cols / width, rows / 2, 2 * width}, [&](auto run) {
+        for (int64_t panel = 0; panel < cols / width; ++panel)
+          for (int64_t row = 0; row < rows; row += 2)
+            for (int64_t j = 0; j < width; ++j)
+              for (int64_t r = 0; r < 2; ++r)
+                run((row + r) * cols + panel * width + j, 1);
+      });
 }
 
 /// The f32 widening of `read`, a read of paired bf16 rows (`lanes` = L):

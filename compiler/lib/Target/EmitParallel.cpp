@@ -125,6 +125,35 @@ std::string serialReason(func::FuncOp entry, const spec::Model &model,
   return "";
 }
 
+/// `fn(param)` of each of `params`, joined by ", ".
+template <typename Fn>
+std::string joinParams(ArrayRef<Param> params, Fn fn) {
+  std::string text;
+  for (auto [i, param] : llvm::enumerate(params))
+    text += (i ? ", " : "") + fn(param);
+  return text;
+}
+
+/// The start of <name>_run_parallel's body after its locals: anything the
+/// tasks could reject (no hook, a NULL pointer, the workspace's alignment)
+/// runs <name>_run serially instead, which reports it itself.
+void emitSerialFallback(ArrayRef<Param> params, const std::string &prefix,
+                        const std::string &serialCall, llvm::raw_ostream &os) {
+  os << "  if (!fn";
+  for (const Param &p : params)
+    os << " || !" << p.name;
+  os << " ||\n      (uintptr_t)workspace % " << prefix
+     << "WORKSPACE_MIN_ALIGNMENT != 0)\n    return " << serialCall << ";\n";
+}
+
+/// The end of <name>_run_parallel's body: the two tasks on the hook, and
+/// the first failure's status.
+void emitTaskLaunch(const spec::Model &model, llvm::raw_ostream &os) {
+  os << "  c.status[0] = c.status[1] = 0;\n"
+     << "  fn(ctx, 2, " << model.name << "_parallel_task, &c);\n"
+     << "  return c.status[0] != 0 ? c.status[0] : c.status[1];\n}\n\n";
+}
+
 /// The bytes of `entry`'s workspace (static after rnn-assign-workspace).
 int64_t workspaceBytes(func::FuncOp entry) {
   for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
@@ -185,20 +214,12 @@ llvm::Error emitStaticSplit(func::FuncOp entry, const spec::Model &model,
      << "WORKSPACE_ALIGNAS float name[(" << prefix
      << "WORKSPACE_SIZE_PARALLEL + sizeof(float) - 1) / sizeof(float) + 1]\n";
   // The parts' entry points (for the tasks only).
-  auto join = [&](auto fn) {
-    std::string text;
-    for (auto [i, param] : llvm::enumerate(params))
-      text += (i ? ", " : "") + fn(param);
-    return text;
-  };
-  SmallVector<std::string, 2> names;
-  for (int64_t part : parts) {
-    names.push_back(partModelName(model, part) + "_run");
+  for (int64_t part : parts)
     os << "/* " << model.name << "_run on " << part << " of its " << batch
        << " rows (for " << model.name << "_run_parallel's tasks). */\n"
-       << "int32_t " << names.back() << "("
-       << join([](const Param &p) { return p.type + p.name; }) << ");\n";
-  }
+       << "int32_t " << partModelName(model, part) << "_run("
+       << joinParams(params, [](const Param &p) { return p.type + p.name; })
+       << ");\n";
   os << "typedef struct {\n";
   for (const Param &p : params)
     if (!p.workspace)
@@ -231,19 +252,12 @@ llvm::Error emitStaticSplit(func::FuncOp entry, const spec::Model &model,
   os << inlineMacro << " int32_t " << model.name << "_run_parallel("
      << signature << ") {\n"
      << "  " << callType << " c;\n";
-  // Anything the parts could reject, _run reports itself on a serial run.
-  os << "  if (!fn";
-  for (const Param &p : params)
-    os << " || !" << p.name;
-  os << " ||\n      (uintptr_t)workspace % " << prefix
-     << "WORKSPACE_MIN_ALIGNMENT != 0)\n    return " << serialCall << ";\n";
+  emitSerialFallback(params, prefix, serialCall, os);
   for (const Param &p : params)
     if (!p.workspace)
       os << "  c." << p.name << " = " << p.name << ";\n";
-  os << "  c.workspace = (char *)workspace;\n"
-     << "  c.status[0] = c.status[1] = 0;\n"
-     << "  fn(ctx, 2, " << model.name << "_parallel_task, &c);\n"
-     << "  return c.status[0] != 0 ? c.status[0] : c.status[1];\n}\n\n";
+  os << "  c.workspace = (char *)workspace;\n";
+  emitTaskLaunch(model, os);
   return llvm::Error::success();
 }
 
@@ -278,12 +292,7 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
       param.rowElems = type.getNumElements() / type.getDimSize(0);
     params.push_back(param);
   }
-  auto join = [&](auto fn) {
-    std::string text;
-    for (auto [i, param] : llvm::enumerate(params))
-      text += (i ? ", " : "") + fn(param);
-    return text;
-  };
+  auto join = [&](auto fn) { return joinParams(params, fn); };
   std::string signature =
       join([](const Param &p) { return p.type + p.name; }) +
       ",\n    rnnrt_parallel_for fn, void *ctx";
@@ -374,13 +383,8 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
   os << inlineMacro << " int32_t " << run << "_parallel(" << signature
      << ") {\n"
      << "  " << callType << " c;\n  int32_t rows;\n";
-  // Anything _run could reject, it reports itself on a serial run.
-  os << "  if (!fn";
-  for (const Param &p : params)
-    os << " || !" << p.name;
-  os << " ||\n      (uintptr_t)workspace % " << prefix
-     << "WORKSPACE_MIN_ALIGNMENT != 0)\n    return " << serialCall << ";\n"
-     << "  rows = *batch_0;\n"
+  emitSerialFallback(params, prefix, serialCall, os);
+  os << "  rows = *batch_0;\n"
      << "  if (rows < " << prefix << "PARALLEL_MIN_ROWS || rows > " << prefix
      << "BATCH_DIM_0)\n    return " << serialCall << ";\n";
   for (const Param &p : params)
@@ -392,9 +396,7 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
      << "  c.rows[0] = (rows + " << blockRows << ") / " << 2 * blockRows
      << " * " << blockRows << ";\n"
      << "  c.first[1] = c.rows[0];\n"
-     << "  c.rows[1] = rows - c.rows[0];\n"
-     << "  c.status[0] = c.status[1] = 0;\n"
-     << "  fn(ctx, 2, " << model.name << "_parallel_task, &c);\n"
-     << "  return c.status[0] != 0 ? c.status[0] : c.status[1];\n}\n\n";
+     << "  c.rows[1] = rows - c.rows[0];\n";
+  emitTaskLaunch(model, os);
   return llvm::Error::success();
 }
