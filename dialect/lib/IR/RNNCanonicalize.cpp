@@ -12,11 +12,10 @@ namespace {
 
 /// A bias that is a constant zero adds nothing: drop it, so lowering emits
 /// no add and no zero constant (nnx-style and Flax's zero-initialised biases).
-template <typename CellOp>
-struct DropZeroBias : OpRewritePattern<CellOp> {
-  using OpRewritePattern<CellOp>::OpRewritePattern;
+struct DropZeroBias : OpInterfaceRewritePattern<CellOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
-  LogicalResult matchAndRewrite(CellOp op,
+  LogicalResult matchAndRewrite(CellOpInterface op,
                                 PatternRewriter &rewriter) const override {
     // Each range is taken fresh: clearing one shifts the other's operands.
     auto dropIfZero = [&](MutableOperandRange bias) {
@@ -25,8 +24,8 @@ struct DropZeroBias : OpRewritePattern<CellOp> {
       rewriter.modifyOpInPlace(op, [&] { bias.clear(); });
       return true;
     };
-    bool changed = dropIfZero(op.getBhMutable());
-    changed |= dropIfZero(op.getBiMutable());
+    bool changed = dropIfZero(op.getHiddenBiasMutable());
+    changed |= dropIfZero(op.getInputBiasMutable());
     return success(changed);
   }
 };
@@ -57,29 +56,9 @@ struct DropUnusedFinalCarry : OpRewritePattern<ScanOp> {
 
 } // namespace
 
-void LSTMCellOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                             MLIRContext *context) {
-  patterns.add<DropZeroBias<LSTMCellOp>>(context);
-}
-
-void GRUCellOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                            MLIRContext *context) {
-  patterns.add<DropZeroBias<GRUCellOp>>(context);
-}
-
-void MGUCellOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                            MLIRContext *context) {
-  patterns.add<DropZeroBias<MGUCellOp>>(context);
-}
-
-void SimpleCellOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                               MLIRContext *context) {
-  patterns.add<DropZeroBias<SimpleCellOp>>(context);
-}
-
-void ConvLSTMCellOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                                 MLIRContext *context) {
-  patterns.add<DropZeroBias<ConvLSTMCellOp>>(context);
+// Cell patterns apply to every cell op: registered once, for the dialect.
+void RNNDialect::getCanonicalizationPatterns(RewritePatternSet &patterns) const {
+  patterns.add<DropZeroBias>(getContext());
 }
 
 void ScanOp::getCanonicalizationPatterns(RewritePatternSet &patterns,

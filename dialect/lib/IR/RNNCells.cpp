@@ -221,19 +221,11 @@ static LogicalResult verifyGatedCell(Operation *op, int64_t gates, Value input,
   return verifyElementTypes(op, {wi, wh, bi, bh});
 }
 
-LogicalResult LSTMCellOp::verify() {
-  return verifyGatedCell(*this, kNumGates, getInput(), getH(), getWi(),
-                         getWh(), getBi(), getBh());
-}
-
-LogicalResult GRUCellOp::verify() {
-  return verifyGatedCell(*this, kNumGates, getInput(), getH(), getWi(),
-                         getWh(), getBi(), getBh());
-}
-
-LogicalResult MGUCellOp::verify() {
-  return verifyGatedCell(*this, kNumGates, getInput(), getH(), getWi(),
-                         getWh(), getBi(), getBh());
+LogicalResult mlir::rnn::verifyDenseCell(CellOpInterface cell) {
+  return verifyGatedCell(cell, cell.getNumGates(), cell.getInput(),
+                         cell.getCarries().back(), cell.getInputKernel(),
+                         cell.getHiddenKernel(), cell.getInputBias(),
+                         cell.getHiddenBias());
 }
 
 LogicalResult SimpleCellOp::verify() {
@@ -243,8 +235,7 @@ LogicalResult SimpleCellOp::verify() {
     if (carry.getValue().isF32() && !getResidual())
       return emitOpError("expects 'residual' with 'compute_type' bf16 and "
                          "'carry_type' f32 (the step's h' is bf16 otherwise)");
-  return verifyGatedCell(*this, kNumGates, getInput(), getH(), getWi(),
-                         getWh(), getBi(), getBh());
+  return verifyDenseCell(*this);
 }
 
 /// Convolutional cell: input (*B, *S, C), carry (*B, *S, F),

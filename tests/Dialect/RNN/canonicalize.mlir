@@ -56,6 +56,29 @@ func.func @zero_biases_dropped(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>, %wi: te
   return %0, %1#1 : tensor<4x6xf32>, tensor<4x6xf32>
 }
 
+/// The pattern is registered once for every cell op (CellOpInterface): the
+/// MGU, Elman and ConvLSTM cells lose their zero biases too.
+
+// CHECK-LABEL: func.func @zero_biases_dropped_every_cell
+// CHECK: rnn.mgu_cell(%{{.*}}, %{{.*}}) kernels(%{{.*}}, %{{.*}}) : tensor<4x5xf32>
+// CHECK: rnn.simple_cell(%{{.*}}, %{{.*}}) kernels(%{{.*}}, %{{.*}}) : tensor<4x5xf32>
+// CHECK: rnn.conv_lstm_cell(%{{.*}}, %{{.*}}, %{{.*}}) kernels(%{{.*}}, %{{.*}}) : tensor<2x8x3xf32>
+func.func @zero_biases_dropped_every_cell(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>,
+    %mwi: tensor<5x12xf32>, %mwh: tensor<6x12xf32>, %swi: tensor<5x6xf32>, %swh: tensor<6x6xf32>,
+    %cx: tensor<2x8x3xf32>, %ch: tensor<2x8x6xf32>, %cwi: tensor<3x3x24xf32>, %cwh: tensor<3x6x24xf32>)
+    -> (tensor<4x6xf32>, tensor<4x6xf32>, tensor<2x8x6xf32>) {
+  %m0 = arith.constant dense<0.0> : tensor<12xf32>
+  %s0 = arith.constant dense<0.0> : tensor<6xf32>
+  %c0 = arith.constant dense<0.0> : tensor<24xf32>
+  %0 = rnn.mgu_cell(%x, %h) kernels(%mwi, %mwh) input_bias(%m0 : tensor<12xf32>) hidden_bias(%m0 : tensor<12xf32>)
+      : tensor<4x5xf32>, tensor<4x6xf32>, tensor<5x12xf32>, tensor<6x12xf32>
+  %1 = rnn.simple_cell(%x, %h) kernels(%swi, %swh) input_bias(%s0 : tensor<6xf32>)
+      : tensor<4x5xf32>, tensor<4x6xf32>, tensor<5x6xf32>, tensor<6x6xf32>
+  %2:2 = rnn.conv_lstm_cell(%cx, %ch, %ch) kernels(%cwi, %cwh) input_bias(%c0 : tensor<24xf32>) hidden_bias(%c0 : tensor<24xf32>)
+      : tensor<2x8x3xf32>, tensor<2x8x6xf32>, tensor<3x3x24xf32>, tensor<3x6x24xf32>
+  return %0, %1, %2#1 : tensor<4x6xf32>, tensor<4x6xf32>, tensor<2x8x6xf32>
+}
+
 // CHECK-LABEL: func.func @negative_partly_zero_bias_kept
 // CHECK: hidden_bias(%{{.*}} : tensor<18xf32>)
 func.func @negative_partly_zero_bias_kept(%x: tensor<4x5xf32>, %h: tensor<4x6xf32>, %wi: tensor<5x18xf32>, %wh: tensor<6x18xf32>) -> tensor<4x6xf32> {

@@ -15,8 +15,7 @@ int64_t mlir::rnn::lengthSortedBlockRows(ScanOp op) {
       op.getNumBatchDims() != 1)
     return 0;
   for (Operation &nested : op.getBody().front().without_terminator())
-    if (!isa<LSTMCellOp, GRUCellOp, MGUCellOp, SimpleCellOp, ConvLSTMCellOp>(
-            nested))
+    if (!isa<CellOpInterface>(nested))
       return 0;
   int64_t batch =
       cast<RankedTensorType>(op.getCarryArgs()[0].getType()).getDimSize(0);

@@ -1,9 +1,10 @@
 //===- Lowering.h - Building blocks of the rnn-to-linalg patterns -*- C++
 //-*-===//
 //
-// Private to the RNNToLinalg library: scalar activations, batch-dim
-// reshapes, zero-filled products, and the one element-wise linalg.generic
-// that every cell's gate maths lives in.
+// Private to the RNNToLinalg library: batch-dim reshapes, zero-filled
+// products, the cells' products (matmuls or convolutions), and the one
+// element-wise linalg.generic that every cell's gate maths lives in. The
+// scalar maths is the dialect's (rnn/IR/ScalarMaths.h, CellMaths.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #define RNN_LIB_CONVERSION_RNNTOLINALG_LOWERING_H
 
 #include "rnn/IR/RNNOps.h"
+#include "rnn/IR/ScalarMaths.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
@@ -19,39 +21,11 @@
 namespace mlir::rnn {
 
 //===----------------------------------------------------------------------===//
-// Scalars (inside a linalg.generic body)
+// Tensors
 //===----------------------------------------------------------------------===//
-
-/// The float constant `value` of type `type`.
-Value floatConstant(OpBuilder &b, Location loc, Type type, double value);
-
-/// `1 / (1 + exp(-x))`: exp overflows to inf for very negative `x`, which
-/// gives exactly 0, so no clamping is needed.
-Value emitSigmoid(OpBuilder &b, Location loc, Value x);
-
-/// `x` rounded to bf16 (nearest, ties to even) and widened back: `arith.truncf`
-/// then `arith.extf`, the one rounding point of bf16 compute
-/// (docs/Semantics.md#bfloat16-compute).
-Value emitRoundToBF16(OpBuilder &b, Location loc, Value x);
-
-/// `act(x)` in bf16 compute: the activation of a bf16 `x` as XLA's CPU
-/// backend computes it, in f32 with the bf16 rounding inside (sigmoid:
-/// `1 / B(1 + B(exp(-x)))`), but without rounding the result: the caller
-/// rounds it where Flax does. Only the activations the cell verifier allows
-/// with `compute_type` bf16.
-Value emitActivationBF16Unrounded(OpBuilder &b, Location loc, Activation act,
-                                  Value x);
 
 /// `x` (a tensor) rounded to bf16 element-wise (a linalg.generic).
 Value emitRoundTensorToBF16(OpBuilder &b, Location loc, Value x);
-
-/// `act(x)` with jax.nn semantics (see RNNEnums.td), for the element-wise
-/// activations (not softmax or log_softmax).
-Value emitActivation(OpBuilder &b, Location loc, Activation act, Value x);
-
-//===----------------------------------------------------------------------===//
-// Tensors
-//===----------------------------------------------------------------------===//
 
 /// `value` (*batch, *rest) with its `numBatchDims` leading dims folded into
 /// one: collapsed when there are several, a unit dim inserted when none.
@@ -124,13 +98,27 @@ SmallVector<Value> emitGateGeneric(OpBuilder &b, Location loc,
                                    ValueRange carries, unsigned numResults,
                                    GateBodyBuilder body);
 
+/// The products of a cell whose kernels are matrices (MatmulProducts.cpp):
+/// `x @ wi` and `h @ wh` (x and h with their batch dims folded into one),
+/// on int8 storage with the kernels' scales, with dynamic int8 activations
+/// or on bf16-rounded operands as the cell's precision asks; with `fuse`
+/// (the pass's fuse-projections, for a cell that allows it), both products
+/// and the biases as one matmul when its weights are f32 constants.
+GateProducts emitMatmulProducts(PatternRewriter &rewriter, Location loc,
+                                CellOpInterface cell, Value x, Value h,
+                                bool fuse);
+
+/// The products of a convolutional cell (ConvolutionProducts.cpp): SAME,
+/// stride-1 cross-correlations of `x` with `wi` and of `h` with `wh`.
+GateProducts emitConvolutionProducts(OpBuilder &b, Location loc,
+                                     CellOpInterface cell, Value x, Value h);
+
 //===----------------------------------------------------------------------===//
-// Patterns (one file each)
+// Patterns
 //===----------------------------------------------------------------------===//
 
-void populateDenseCellPatterns(RewritePatternSet &patterns,
-                               bool fuseProjections);
-void populateConvLSTMCellPatterns(RewritePatternSet &patterns);
+/// Every cell op (Cells.cpp).
+void populateCellPatterns(RewritePatternSet &patterns, bool fuseProjections);
 void populateMergePatterns(RewritePatternSet &patterns);
 /// Dense, activations, LayerNorm, Pool and Embed (Layers.cpp).
 void populateLayerPatterns(RewritePatternSet &patterns);

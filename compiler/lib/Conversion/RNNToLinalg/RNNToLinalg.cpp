@@ -26,23 +26,22 @@ using namespace mlir::rnn;
 
 void mlir::rnn::populateRNNToLinalgConversionPatterns(
     RewritePatternSet &patterns, bool fuseProjections) {
-  populateDenseCellPatterns(patterns, fuseProjections);
-  populateConvLSTMCellPatterns(patterns);
+  populateCellPatterns(patterns, fuseProjections);
   populateMergePatterns(patterns);
   populateLayerPatterns(patterns);
 }
 
 /// The ops this pass lowers.
 static bool isLowered(Operation *op) {
-  return isa<LSTMCellOp, GRUCellOp, MGUCellOp, SimpleCellOp, ConvLSTMCellOp,
-             MergeOp, DenseOp, ActivationOp, LayerNormOp, PoolOp, EmbedOp>(op);
+  return isa<CellOpInterface, MergeOp, DenseOp, ActivationOp, LayerNormOp,
+             PoolOp, EmbedOp>(op);
 }
 
 /// Emits an error on `op` when the patterns cannot lower it.
 static LogicalResult checkSupported(Operation *op) {
-  if (auto conv = dyn_cast<ConvLSTMCellOp>(op)) {
-    int64_t spatial = conv.getNumSpatialDims();
-    if (!hasNamedConvolution(spatial))
+  if (auto cell = dyn_cast<CellOpInterface>(op)) {
+    int64_t spatial = cell.getNumSpatialDims();
+    if (spatial && !hasNamedConvolution(spatial))
       return op->emitError("expected 1, 2 or 3 spatial dims (linalg has no "
                            "named convolution for more), found ")
              << spatial;
@@ -70,9 +69,8 @@ struct ConvertRNNToLinalgPass
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, tensor::TensorDialect,
                            quant::QuantDialect>();
-    target.addIllegalOp<LSTMCellOp, GRUCellOp, MGUCellOp, SimpleCellOp,
-                        ConvLSTMCellOp, MergeOp, DenseOp, ActivationOp,
-                        LayerNormOp, PoolOp, EmbedOp>();
+    target.markUnknownOpDynamicallyLegal(
+        [](Operation *op) { return !isLowered(op); });
     RewritePatternSet patterns(ctx);
     populateRNNToLinalgConversionPatterns(patterns, fuseProjections);
     if (failed(applyPartialConversion(getOperation(), target,

@@ -12,6 +12,7 @@
 
 include "rnn/IR/RNNDialect.td"
 include "rnn/IR/RNNEnums.td"
+include "rnn/IR/RNNInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
@@ -48,18 +49,30 @@ def RNN_KernelTensor : StaticShapeTensorOf<[AnyFloat, RNN_Int8PerChannel]>;
 // int8 with scale max|row| / 127; the sums are int32 and each is then
 // multiplied by its row's and its column's scale (docs/Semantics.md).
 
-// The operands shared by gated cells: input, fused kernels, optional biases.
-class RNN_GatedCellOp<string mnemonic, int gates, list<Trait> traits = []>
-    : RNN_Op<mnemonic, !listconcat(traits, [Pure, AttrSizedOperandSegments])> {
+// A cell op: one step, its operands in CellOpInterface's order (input,
+// carries, wi, wh, bi, bh); `extraDecl` adds to the class declaration.
+class RNN_CellOp<string mnemonic, int gates, list<Trait> traits = [],
+                 code extraDecl = [{}]>
+    : RNN_Op<mnemonic, !listconcat(traits, [Pure, AttrSizedOperandSegments,
+          DeclareOpInterfaceMethods<RNN_CellOpInterface>])> {
   let hasVerifier = 1;
-  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     static constexpr int64_t kNumGates = }] # gates # [{;
+  }] # extraDecl;
+  // Cells whose kernels are matrices share one verifier (RNNCells.cpp); a
+  // cell with more to check sets this to empty and defines its own.
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::rnn::verifyDenseCell(*this);
+    }
   }];
 }
 
-def RNN_LSTMCellOp : RNN_GatedCellOp<"lstm_cell", 4,
-    [AllTypesMatch<["c", "h", "new_c", "new_h"]>]> {
+def RNN_LSTMCellOp : RNN_CellOp<"lstm_cell", 4,
+    [AllTypesMatch<["c", "h", "new_c", "new_h"]>], [{
+    /// Every gate's pre-activation is `xi + xh` (CellOpInterface).
+    bool fusesProjections() { return true; }
+  }]> {
   let summary = "one step of an LSTM cell (LSTMCell, OptimizedLSTMCell)";
   let description = [{
     Gate order `[i, f, g, o]`; carry `(c, h)` in Flax's order:
@@ -99,7 +112,7 @@ def RNN_LSTMCellOp : RNN_GatedCellOp<"lstm_cell", 4,
   }];
 }
 
-def RNN_GRUCellOp : RNN_GatedCellOp<"gru_cell", 3,
+def RNN_GRUCellOp : RNN_CellOp<"gru_cell", 3,
     [AllTypesMatch<["h", "new_h"]>]> {
   let summary = "one step of a GRU cell (GRUCell)";
   let description = [{
@@ -132,7 +145,7 @@ def RNN_GRUCellOp : RNN_GatedCellOp<"gru_cell", 3,
   }];
 }
 
-def RNN_MGUCellOp : RNN_GatedCellOp<"mgu_cell", 2,
+def RNN_MGUCellOp : RNN_CellOp<"mgu_cell", 2,
     [AllTypesMatch<["h", "new_h"]>]> {
   let summary = "one step of a minimal gated unit (MGUCell)";
   let description = [{
@@ -166,9 +179,10 @@ def RNN_MGUCellOp : RNN_GatedCellOp<"mgu_cell", 2,
   }];
 }
 
-def RNN_SimpleCellOp : RNN_GatedCellOp<"simple_cell", 1,
+def RNN_SimpleCellOp : RNN_CellOp<"simple_cell", 1,
     [AllTypesMatch<["h", "new_h"]>]> {
   let summary = "one step of an Elman cell (SimpleCell)";
+  let extraClassDefinition = [{}]; // its own verifier (RNNCells.cpp)
   let description = [{
     ```
     s = (input @ wi (+ bi)) + (h @ wh (+ bh))
@@ -192,9 +206,15 @@ def RNN_SimpleCellOp : RNN_GatedCellOp<"simple_cell", 1,
   }];
 }
 
-def RNN_ConvLSTMCellOp : RNN_GatedCellOp<"conv_lstm_cell", 4,
-    [AllTypesMatch<["c", "h", "new_c", "new_h"]>]> {
+def RNN_ConvLSTMCellOp : RNN_CellOp<"conv_lstm_cell", 4,
+    [AllTypesMatch<["c", "h", "new_c", "new_h"]>], [{
+    /// Number of spatial dims, from the kernel's rank (CellOpInterface).
+    int64_t getNumSpatialDims() {
+      return mlir::cast<mlir::RankedTensorType>(getWi().getType()).getRank() - 2;
+    }
+  }]> {
   let summary = "one step of a convolutional LSTM cell (ConvLSTMCell)";
+  let extraClassDefinition = [{}]; // its own verifier (RNNCells.cpp)
   let description = [{
     Channels-last N-D convolutions (cross-correlation), stride 1, SAME
     padding (`(k-1)/2` before, `k/2` after each spatial dim), gate order
@@ -217,13 +237,6 @@ def RNN_ConvLSTMCellOp : RNN_GatedCellOp<"conv_lstm_cell", 4,
     (`input_bias` `(` $bi^ `:` type($bi) `)`)?
     (`hidden_bias` `(` $bh^ `:` type($bh) `)`)?
     attr-dict `:` type($input) `,` type($h) `,` type($wi) `,` type($wh)
-  }];
-  let extraClassDeclaration = [{
-    static constexpr int64_t kNumGates = 4;
-    /// Number of spatial dims, from the kernel's rank.
-    int64_t getNumSpatialDims() {
-      return mlir::cast<mlir::RankedTensorType>(getWi().getType()).getRank() - 2;
-    }
   }];
 }
 

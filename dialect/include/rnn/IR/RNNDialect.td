@@ -37,6 +37,8 @@ def RNN_Dialect : Dialect {
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
+  // Patterns on interfaces (DropZeroBias on every cell), registered once.
+  let hasCanonicalizer = 1;
 }
 
 class RNN_Op<string mnemonic, list<Trait> traits = []>

@@ -4,6 +4,7 @@
 #define RNN_IR_RNNOPS_H
 
 #include "rnn/IR/RNNDialect.h"
+#include "rnn/IR/RNNInterfaces.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/Builders.h"
@@ -20,6 +21,12 @@ namespace mlir::rnn {
 /// zero points 0 and the last dim as its axis (the scales' count and the
 /// axis against the kernel's shape are the cell verifier's).
 bool isInt8PerChannelType(Type type);
+
+class CellOpInterface;
+/// The verifier of a cell whose kernels are matrices (RNNCells.cpp): input
+/// (*B, I), carries (*B, H), wi (I, G*H), wh (H, G*H), biases (G*H), the
+/// element types, activations and precision attributes.
+LogicalResult verifyDenseCell(CellOpInterface cell);
 } // namespace mlir::rnn
 
 #include "rnn/IR/RNNEnums.h.inc"

@@ -1,8 +1,7 @@
 //===- RNNToLinalg.h - rnn cells and rnn.merge to linalg --------*- C++ -*-===//
 //
-// Patterns that lower every cell op (`rnn.lstm_cell`, `rnn.gru_cell`,
-// `rnn.mgu_cell`, `rnn.simple_cell`, `rnn.conv_lstm_cell`) and `rnn.merge`
-// to linalg, tensor, arith and math on tensors. Cells become two matmuls (or
+// Patterns that lower every cell op (any op with CellOpInterface) and
+// `rnn.merge` to linalg, tensor, arith and math on tensors. Cells become two matmuls (or
 // two SAME-padded convolutions) into zero-filled tensors and one element-wise
 // `linalg.generic` with the gate maths. The patterns are plain
 // `RewritePattern`s: they work under a dialect conversion (as in

@@ -1,0 +1,126 @@
+//===- MatmulProducts.cpp - The products of cells with matrix kernels -----===//
+//
+// `gi = x @ wi` and `gh = h @ wh` as linalg.matmul into zeros (batch dims
+// folded into one row dim by the caller), on int8 kernels' storage with
+// their per-column scales, with dynamic int8 activations, or on bf16-rounded
+// operands in bf16 compute. With `fuse-projections`, a cell whose every
+// pre-activation is `xi + xh` computes `[1, x, h] @ [b; wi; wh]` as one
+// matmul instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::rnn;
+
+/// The dense f32 values of `value` when it is an f32 constant.
+static std::optional<SmallVector<float>> f32Constant(Value value) {
+  auto constant = value ? value.getDefiningOp<arith::ConstantOp>() : nullptr;
+  auto attr =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  if (!attr || !attr.getElementType().isF32())
+    return std::nullopt;
+  return SmallVector<float>(attr.getValues<float>());
+}
+
+/// `[1, x, h] @ [b; wi; wh]` (a column of ones and a row of the kernel per
+/// present bias): the pre-activations summed in one matmul, so scalar
+/// register blocks start from the bias and add both products in their
+/// accumulators. Null unless every weight is an f32 constant and the
+/// operands' row (I + H + biases) is no wider than the G*H columns of the
+/// second product it replaces: the scratch memory does not grow.
+static Value emitFusedProjections(PatternRewriter &rewriter, Location loc,
+                                  Value x, Value h, Value wi, Value wh,
+                                  Value bi, Value bh) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto hType = cast<RankedTensorType>(h.getType());
+  auto whType = cast<RankedTensorType>(wh.getType());
+  auto wiValues = f32Constant(wi), whValues = f32Constant(wh);
+  if (!wiValues || !whValues || !xType.getElementType().isF32() ||
+      !hType.getElementType().isF32() || !xType.hasStaticShape() ||
+      !hType.hasStaticShape() || !whType.hasStaticShape())
+    return {};
+  SmallVector<SmallVector<float>> biases;
+  for (Value bias : {bi, bh}) {
+    if (!bias)
+      continue;
+    auto values = f32Constant(bias);
+    if (!values)
+      return {};
+    biases.push_back(std::move(*values));
+  }
+  int64_t rows = xType.getDimSize(0), inputs = xType.getDimSize(1);
+  int64_t features = hType.getDimSize(1), columns = whType.getDimSize(1);
+  int64_t ones = biases.size(), depth = ones + inputs + features;
+  if (depth > columns)
+    return {};
+
+  SmallVector<float> kernel;
+  kernel.reserve(depth * columns);
+  for (const SmallVector<float> &bias : biases)
+    llvm::append_range(kernel, bias);
+  llvm::append_range(kernel, *wiValues);
+  llvm::append_range(kernel, *whValues);
+  auto kernelType = RankedTensorType::get({depth, columns},
+                                          rewriter.getF32Type());
+  Value stacked = arith::ConstantOp::create(
+      rewriter, loc,
+      DenseElementsAttr::get(kernelType, ArrayRef<float>(kernel)));
+
+  Value operands = tensor::EmptyOp::create(rewriter, loc, {rows, depth},
+                                           rewriter.getF32Type());
+  auto insert = [&](Value part, int64_t column, int64_t width) {
+    SmallVector<OpFoldResult> offsets{rewriter.getIndexAttr(0),
+                                      rewriter.getIndexAttr(column)};
+    SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(rows),
+                                    rewriter.getIndexAttr(width)};
+    SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+    operands = tensor::InsertSliceOp::create(rewriter, loc, part, operands,
+                                             offsets, sizes, strides);
+  };
+  if (ones)
+    insert(filledTensor(rewriter, loc, {rows, ones}, rewriter.getF32Type(),
+                        1.0),
+           0, ones);
+  insert(x, ones, inputs);
+  insert(h, ones + inputs, features);
+  return emitMatmul(rewriter, loc, operands, stacked);
+}
+
+GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
+                                           Location loc, CellOpInterface cell,
+                                           Value x, Value h, bool fuse) {
+  CellPrecision precision = cell.getPrecision();
+  Value wi = cell.getInputKernel(), wh = cell.getHiddenKernel();
+  Value bi = cell.getInputBias(), bh = cell.getHiddenBias();
+  int64_t numGates = cell.getNumGates();
+  if (precision.bf16Compute) {
+    // promote_dtype: both Dense inputs rounded to bf16.
+    x = emitRoundTensorToBF16(rewriter, loc, x);
+    h = emitRoundTensorToBF16(rewriter, loc, h);
+  }
+  if (fuse && !precision.bf16Compute && !precision.dynamicInt8) {
+    if (Value sum = emitFusedProjections(rewriter, loc, x, h, wi, wh, bi, bh))
+      return {sum, Value(), Value(), Value(), numGates};
+  }
+  // Int8 kernels: f32 activations times i8 weights, summed in f32
+  // (linalg.matmul widens its operands to the accumulator's type).
+  auto [wiStorage, si] = splitInt8Kernel(rewriter, loc, wi);
+  auto [whStorage, sh] = splitInt8Kernel(rewriter, loc, wh);
+  auto matmul = [&](Value lhs, Value rhs) {
+    return precision.dynamicInt8
+               ? emitDynamicInt8Matmul(rewriter, loc, lhs, rhs)
+               : emitMatmul(rewriter, loc, lhs, rhs);
+  };
+  Value xi = matmul(x, wiStorage);
+  Value xh = matmul(h, whStorage);
+  if (precision.bf16Compute)
+    for (Value product : {xi, xh})
+      product.getDefiningOp()->setAttr(kBF16OperandsAttrName,
+                                       rewriter.getUnitAttr());
+  return {xi, xh, bi, bh, numGates, si, sh, precision.bf16Compute};
+}
