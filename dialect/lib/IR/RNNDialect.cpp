@@ -34,8 +34,8 @@ void RNNDialect::initialize() {
 // The rnn.* discardable attributes
 //===----------------------------------------------------------------------===//
 //
-// Each is a contract between two stages (docs/Architecture.md, "Stage
-// contracts"): checked here where it may appear, so that a pass which puts
+// Each is a contract between stages (docs/Architecture.md, "Attributes
+// between stages"): checked here where it may appear, so that a pass which puts
 // one in the wrong place or with the wrong value fails verification instead
 // of silently changing what a later pass does. Messages say what was
 // expected and what was found.
@@ -100,9 +100,10 @@ LogicalResult verifyAxis(Operation *op, NamedAttribute attr, Type type) {
 }
 
 /// rnn.workspace on argument `argIndex` of `function`: a unit attribute on
-/// the one byte buffer every allocation is carved from, a 1-D i8 memref
-/// (`memref<?xi8>` until rnn-assign-workspace gives it its size; once the
-/// lowering makes it a pointer, the type no longer shows the array).
+/// the function's single buffer of bytes that every allocation is carved
+/// from, a 1-D i8 memref (`memref<?xi8>` until rnn-assign-workspace gives it
+/// its size; once the lowering makes it a pointer, the type no longer shows
+/// the array).
 LogicalResult verifyWorkspace(FunctionOpInterface function, unsigned argIndex,
                               NamedAttribute attr) {
   Operation *op = function;
