@@ -19,6 +19,7 @@ bool rnnc::bench::oneDnnAvailable() { return false; }
 std::string rnnc::bench::oneDnnDescription() {
   return "oneDNN: not found at build time (install libdnnl-dev)";
 }
+std::string rnnc::bench::oneDnnUnsupported(const Config &) { return ""; }
 std::unique_ptr<OneDnnRnn> OneDnnRnn::create(const Problem &, bool,
                                              std::string &error) {
   error = "built without oneDNN";
@@ -137,6 +138,25 @@ std::string rnnc::bench::oneDnnDescription() {
          (hash == "N/A" ? "" : " (" + hash + ")") + ", " +
          (version->cpu_runtime == DNNL_RUNTIME_OMP ? "OpenMP" : "other") +
          " cpu runtime";
+}
+
+std::string rnnc::bench::oneDnnUnsupported(const Config &config) {
+  auto has = [](dnnl_cpu_isa_t isa) {
+    return (dnnl_get_effective_cpu_isa() & isa) == isa;
+  };
+  switch (config.precision) {
+  case Precision::BF16:
+    return has(dnnl_cpu_isa_avx512_core)
+               ? ""
+               : "oneDNN 2.6 has bf16 RNNs only on AVX-512 CPUs";
+  case Precision::Int8Weights:
+  case Precision::Int8Dynamic:
+    return has(dnnl_cpu_isa_avx512_core_vnni)
+               ? ""
+               : "oneDNN 2.6's int8 RNN is right only on AVX-512 VNNI CPUs";
+  default:
+    return "";
+  }
 }
 
 namespace {

@@ -38,6 +38,11 @@ namespace rnnc::bench {
 bool oneDnnAvailable();
 /// "oneDNN 2.6.3 (cpu runtime OpenMP)", or why it is not available.
 std::string oneDnnDescription();
+/// Why oneDNN is no peer for `config` on this CPU, or empty. Debian's oneDNN
+/// 2.6.3 creates no bf16 RNN below AVX-512, and its int8 RNN is right only
+/// in its brgemm kernel (AVX-512 VNNI): elsewhere it picks a packed-gemm
+/// path without the u8 compensation, whose outputs are off by about 0.1.
+std::string oneDnnUnsupported(const Config &config);
 
 class OneDnnRnn {
 public:

@@ -402,6 +402,9 @@ Row runConfig(const Config &config, Context &context) {
               config.precision == Precision::Int8Dynamic)) {
     onednn.status = Status::Unavailable;
     onednn.note = "oneDNN 2.6 has no int8 LBR GRU";
+  } else if (std::string why = oneDnnUnsupported(config); !why.empty()) {
+    onednn.status = Status::Unavailable;
+    onednn.note = why;
   } else {
     // The primitive of the full problem is kept from the check to the
     // timing; a truncated problem's is not.

@@ -44,13 +44,16 @@ if config.sanitizer_flags:
 config.substitutions.append(
     ("%cc_strict", cc + " -std=c99 -Wall -Wextra -Werror -pedantic"))
 
-# What the host's CPU runs, not only compiles: AVX512_BF16 (vdpbf16ps, bf16
+# What the host's CPU runs, not only compiles: AVX-512 (oneDNN's bf16
+# RNNs), AVX512_BF16 (vdpbf16ps, bf16
 # compute's dot kernels) and AVX-512 VNNI (vpdpbusd, dynamic int8
 # activations). On an x86 host (AVX2) without AMX, `rnnc run
 # --cpu=sapphirerapids` must be refused rather than crash.
 try:
     with open("/proc/cpuinfo") as cpuinfo:
         flags = cpuinfo.read()
+    if " avx512f" in flags:
+        config.available_features.add("host-avx512")
     if " avx512_bf16" in flags:
         config.available_features.add("avx512bf16")
     if " avx512_vnni" in flags:

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rnn/Driver/Driver.h"
+#include "rnn/Target/TargetInfo.h"
 #include "rnn/Weights/Array.h"
 #include "rnn/Weights/Npz.h"
 #include "rnn/Weights/Quantize.h"
@@ -23,11 +24,13 @@
 using namespace mlir;
 using namespace rnnc;
 
-/// Runs `loaded` on `inputsPath`; its outputs, read back.
+/// Runs `loaded` on `inputsPath` through `path`; its outputs, read back.
 static FailureOr<std::vector<weights::Array>>
 runToArrays(const LoadedModel &loaded, const llvm::SourceMgr &sourceMgr,
-            StringRef inputsPath, StringRef outputPath, MLIRContext &ctx) {
+            StringRef inputsPath, StringRef outputPath, CodegenPath path,
+            MLIRContext &ctx) {
   RunOptions options;
+  options.path = path;
   options.inputsPath = inputsPath.str();
   options.outputPath = outputPath.str();
   if (failed(runModel(loaded, sourceMgr, options, ctx)))
@@ -67,10 +70,22 @@ LogicalResult rnnc::printQuantizationDeviation(const LoadedModel &loaded,
   llvm::SmallString<128> floatPath(dir), int8Path(dir);
   llvm::sys::path::append(floatPath, "float.npz");
   llvm::sys::path::append(int8Path, "int8.npz");
-  auto floatOut = runToArrays(loaded, sourceMgr, inputsPath, floatPath, ctx);
-  auto int8Out = succeeded(floatOut) ? runToArrays(quantized, sourceMgr,
-                                                   inputsPath, int8Path, ctx)
-                                     : FailureOr<std::vector<weights::Array>>();
+  // Dynamic int8 activations need VNNI on the LLVM path; a host without it
+  // runs the C path's portable int32 loops, the same quantized maths.
+  CodegenPath int8Run = CodegenPath::LLVM;
+  if (dynamic) {
+    llvm::Expected<TargetInfo> host = describeTarget(TargetOptions{});
+    if (!host || !host->int8Dot)
+      int8Run = CodegenPath::C;
+    if (!host)
+      llvm::consumeError(host.takeError());
+  }
+  auto floatOut = runToArrays(loaded, sourceMgr, inputsPath, floatPath,
+                              CodegenPath::LLVM, ctx);
+  auto int8Out = succeeded(floatOut)
+                     ? runToArrays(quantized, sourceMgr, inputsPath, int8Path,
+                                   int8Run, ctx)
+                     : FailureOr<std::vector<weights::Array>>();
   llvm::sys::fs::remove(floatPath);
   llvm::sys::fs::remove(int8Path);
   llvm::sys::fs::remove(dir);

@@ -33,36 +33,55 @@ void RNNDialect::initialize() {
 //===----------------------------------------------------------------------===//
 // The rnn.* discardable attributes
 //===----------------------------------------------------------------------===//
+//
+// Each is a contract between stages (docs/Architecture.md, "Attributes
+// between stages"): checked here where it may appear, so that a pass which puts
+// one in the wrong place or with the wrong value fails verification instead
+// of silently changing what a later pass does. Messages say what was
+// expected and what was found.
 
 namespace {
 
-/// An error for `attr` unless it is an integer attribute holding at least
-/// `least`.
+/// An error on `op` about the attribute `attr`: "'rnn.x' <message>".
+InFlightDiagnostic attrError(Operation *op, NamedAttribute attr) {
+  return op->emitError() << "'" << attr.getName().getValue() << "' ";
+}
+
+/// `attr` is an integer of at least `least`.
 LogicalResult verifyInteger(Operation *op, NamedAttribute attr,
                             int64_t least) {
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
   if (!value || !value.getType().isSignlessInteger())
-    return op->emitError() << "'" << attr.getName().getValue()
-                           << "' must be an integer attribute";
+    return attrError(op, attr)
+           << "expects an integer, found " << attr.getValue();
   if (value.getInt() < least)
-    return op->emitError() << "'" << attr.getName().getValue() << "' must be at least "
-                           << least << ", found " << value.getInt();
+    return attrError(op, attr) << "must be at least " << least << ", found "
+                               << value.getInt();
   return success();
 }
 
 LogicalResult verifyUnit(Operation *op, NamedAttribute attr) {
   if (!isa<UnitAttr>(attr.getValue()))
-    return op->emitError() << "'" << attr.getName().getValue()
-                           << "' must be a unit attribute";
+    return attrError(op, attr)
+           << "expects a unit attribute, found " << attr.getValue();
   return success();
+}
+
+/// `op` is where `attr` belongs: `what` names the place.
+LogicalResult verifyPlace(Operation *op, NamedAttribute attr, bool isRight,
+                          StringRef what) {
+  if (isRight)
+    return success();
+  return attrError(op, attr) << "belongs on " << what << ", found on '"
+                             << op->getName() << "'";
 }
 
 /// rnn.name: a non-empty string.
 LogicalResult verifyName(Operation *op, NamedAttribute attr) {
   auto name = dyn_cast<StringAttr>(attr.getValue());
   if (!name || name.getValue().empty())
-    return op->emitError() << "'" << attr.getName().getValue()
-                           << "' must be a non-empty string";
+    return attrError(op, attr)
+           << "expects a non-empty string, found " << attr.getValue();
   return success();
 }
 
@@ -75,8 +94,33 @@ LogicalResult verifyAxis(Operation *op, NamedAttribute attr, Type type) {
   int64_t axis = cast<IntegerAttr>(attr.getValue()).getInt();
   auto shaped = dyn_cast<ShapedType>(type);
   if (shaped && (!shaped.hasRank() || axis >= shaped.getRank()))
-    return op->emitError() << "'" << attr.getName().getValue() << "' " << axis
-                           << " is not an axis of " << type;
+    return attrError(op, attr)
+           << "expects an axis of " << type << ", found " << axis;
+  return success();
+}
+
+/// rnn.workspace on argument `argIndex` of `function`: a unit attribute on
+/// the function's single buffer of bytes that every allocation is carved
+/// from, a 1-D i8 memref (`memref<?xi8>` until rnn-assign-workspace gives it
+/// its size; once the lowering makes it a pointer, the type no longer shows
+/// the array).
+LogicalResult verifyWorkspace(FunctionOpInterface function, unsigned argIndex,
+                              NamedAttribute attr) {
+  Operation *op = function;
+  if (failed(verifyUnit(op, attr)))
+    return failure();
+  Type type = function.getArgumentTypes()[argIndex];
+  if (auto shaped = dyn_cast<ShapedType>(type)) {
+    if (!isa<MemRefType>(shaped) || shaped.getRank() != 1 ||
+        !shaped.getElementType().isSignlessInteger(8))
+      return attrError(op, attr)
+             << "expects a 1-D i8 memref argument, found " << type;
+  }
+  for (unsigned i = 0; i < argIndex; ++i)
+    if (function.getArgAttr(i, attr.getName()))
+      return attrError(op, attr)
+             << "expects one workspace argument, found arguments " << i
+             << " and " << argIndex;
   return success();
 }
 
@@ -90,9 +134,14 @@ LogicalResult verifySha256(Operation *op, NamedAttribute attr) {
       !llvm::all_of(hash.getValue(), [](char c) {
         return llvm::isDigit(c) || (c >= 'a' && c <= 'f');
       }))
-    return op->emitError() << "'" << attr.getName().getValue()
-                           << "' must be a SHA-256 in lower-case hex (or empty)";
+    return attrError(op, attr)
+           << "expects 64 lower-case hex digits or an empty string, found "
+           << attr.getValue();
   return success();
+}
+
+bool isNamed(Operation *op, StringRef name) {
+  return op->getName().getStringRef() == name;
 }
 
 } // namespace
@@ -100,60 +149,56 @@ LogicalResult verifySha256(Operation *op, NamedAttribute attr) {
 LogicalResult RNNDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  auto on = [&](StringRef what, bool ok) -> LogicalResult {
-    if (ok)
-      return success();
-    return op->emitError() << "'" << name << "' belongs on " << what;
-  };
-  if (name == kNumStepsAttrName)
-    return failed(on("a function", isa<FunctionOpInterface>(op)))
-               ? failure()
-               : verifyInteger(op, attr, 1);
+  bool isFunction = isa<FunctionOpInterface>(op);
+  bool isModule = isa<ModuleOp>(op);
+  if (name == kNumStepsAttrName || name == kTimeBlockBatchAttrName)
+    return success(
+        succeeded(verifyPlace(op, attr, isFunction, "a function")) &&
+        succeeded(verifyInteger(op, attr, 1)));
   if (name == kFlatBatchAttrName)
-    return failed(on("a function", isa<FunctionOpInterface>(op)))
-               ? failure()
-               : verifyInteger(op, attr, 2);
-  if (name == kTimeBlockBatchAttrName)
-    return failed(on("a function", isa<FunctionOpInterface>(op)))
-               ? failure()
-               : verifyInteger(op, attr, 1);
+    return success(
+        succeeded(verifyPlace(op, attr, isFunction, "a function")) &&
+        succeeded(verifyInteger(op, attr, 2)));
   if (name == kWorkspaceSizeAttrName)
-    return failed(on("the module", isa<ModuleOp>(op)))
-               ? failure()
-               : verifyInteger(op, attr, 0);
+    return success(succeeded(verifyPlace(op, attr, isModule, "the module")) &&
+                   succeeded(verifyInteger(op, attr, 0)));
   if (name == kWorkspaceAlignmentAttrName) {
-    if (failed(on("the module", isa<ModuleOp>(op))) ||
+    if (failed(verifyPlace(op, attr, isModule, "the module")) ||
         failed(verifyInteger(op, attr, 1)))
       return failure();
-    if (!llvm::isPowerOf2_64(cast<IntegerAttr>(attr.getValue()).getInt()))
-      return op->emitError() << "'" << name << "' must be a power of two";
+    int64_t alignment = cast<IntegerAttr>(attr.getValue()).getInt();
+    if (!llvm::isPowerOf2_64(alignment))
+      return attrError(op, attr)
+             << "must be a power of two, found " << alignment;
     return success();
   }
   if (name == kSpecHashAttrName || name == kWeightsHashAttrName)
-    return failed(on("the module", isa<ModuleOp>(op))) ? failure()
-                                                       : verifySha256(op, attr);
+    return success(succeeded(verifyPlace(op, attr, isModule, "the module")) &&
+                   succeeded(verifySha256(op, attr)));
   if (name == kFuseKLoopsAttrName)
-    return failed(on("a linalg.matmul",
-                     op->getName().getStringRef() == "linalg.matmul"))
-               ? failure()
-               : verifyInteger(op, attr, 0);
+    return success(succeeded(verifyPlace(op, attr,
+                                         isNamed(op, "linalg.matmul"),
+                                         "a linalg.matmul")) &&
+                   succeeded(verifyInteger(op, attr, 0)));
   if (name == kBF16OperandsAttrName)
-    return failed(on("a linalg.matmul",
-                     op->getName().getStringRef() == "linalg.matmul"))
-               ? failure()
-               : verifyUnit(op, attr);
+    return success(succeeded(verifyPlace(op, attr,
+                                         isNamed(op, "linalg.matmul"),
+                                         "a linalg.matmul")) &&
+                   succeeded(verifyUnit(op, attr)));
   if (name == kExactFMAAttrName)
-    return failed(on("a math.fma or llvm.intr.fma",
-                     op->getName().getStringRef() == "math.fma" ||
-                         op->getName().getStringRef() == "llvm.intr.fma"))
-               ? failure()
-               : verifyUnit(op, attr);
-  if (name == kNameAttrName || name == kOutputAttrName ||
-      name == kTimeAxisAttrName || name == kBatchAxisAttrName ||
-      name == kWorkspaceAttrName)
-    return op->emitError() << "'" << name
-                           << "' belongs on a function's arguments or results";
-  return op->emitError() << "unknown attribute '" << name << "'";
+    return success(
+        succeeded(verifyPlace(op, attr,
+                              isNamed(op, "math.fma") ||
+                                  isNamed(op, "llvm.intr.fma"),
+                              "a math.fma or llvm.intr.fma")) &&
+        succeeded(verifyUnit(op, attr)));
+  if (name == kNameAttrName || name == kTimeAxisAttrName ||
+      name == kBatchAxisAttrName)
+    return verifyPlace(op, attr, false, "a function's arguments or results");
+  if (name == kOutputAttrName || name == kWorkspaceAttrName)
+    return verifyPlace(op, attr, false, "a function's arguments");
+  return op->emitError() << "unknown attribute '" << name
+                         << "' (RNNDialect.h lists the rnn attributes)";
 }
 
 LogicalResult RNNDialect::verifyRegionArgAttribute(Operation *op,
@@ -161,19 +206,17 @@ LogicalResult RNNDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned argIndex,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  // Only functions (FunctionOpInterface's verifier) call this hook.
+  auto function = cast<FunctionOpInterface>(op);
   if (name == kNameAttrName)
     return verifyName(op, attr);
-  if (name == kOutputAttrName || name == kWorkspaceAttrName)
+  if (name == kOutputAttrName)
     return verifyUnit(op, attr);
-  if (name == kTimeAxisAttrName || name == kBatchAxisAttrName) {
-    Region &region = op->getRegion(regionIndex);
-    Type type = region.empty()
-                    ? cast<FunctionOpInterface>(op).getArgumentTypes()[argIndex]
-                    : region.getArgument(argIndex).getType();
-    return verifyAxis(op, attr, type);
-  }
-  return op->emitError() << "'" << name
-                         << "' is not an attribute of a function's arguments";
+  if (name == kWorkspaceAttrName)
+    return verifyWorkspace(function, argIndex, attr);
+  if (name == kTimeAxisAttrName || name == kBatchAxisAttrName)
+    return verifyAxis(op, attr, function.getArgumentTypes()[argIndex]);
+  return attrError(op, attr) << "is not an attribute of a function's arguments";
 }
 
 LogicalResult RNNDialect::verifyRegionResultAttribute(Operation *op,
@@ -181,14 +224,11 @@ LogicalResult RNNDialect::verifyRegionResultAttribute(Operation *op,
                                                       unsigned resultIndex,
                                                       NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  // Only functions (FunctionOpInterface's verifier) call this hook.
+  auto function = cast<FunctionOpInterface>(op);
   if (name == kNameAttrName)
     return verifyName(op, attr);
-  if (name == kTimeAxisAttrName || name == kBatchAxisAttrName) {
-    auto function = dyn_cast<FunctionOpInterface>(op);
-    if (!function)
-      return op->emitError() << "'" << name << "' belongs on a function";
+  if (name == kTimeAxisAttrName || name == kBatchAxisAttrName)
     return verifyAxis(op, attr, function.getResultTypes()[resultIndex]);
-  }
-  return op->emitError() << "'" << name
-                         << "' is not an attribute of a function's results";
+  return attrError(op, attr) << "is not an attribute of a function's results";
 }

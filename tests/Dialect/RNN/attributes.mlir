@@ -13,6 +13,20 @@ module attributes {rnn.spec_sha256 = "0123456789abcdef0123456789abcdef0123456789
   func.func @model_run(%y: memref<2x3xf32> {rnn.name = "y", rnn.output}, %ws: memref<?xi8> {rnn.workspace}) {
     return
   }
+  // A run-time batch over two batch dims run as one, and a part of a static
+  // batch that plans its time blocks for the whole.
+  // CHECK: func.func @flat(%{{.*}}: tensor<2x3x4xf32> {rnn.batch_axis = 0 : i64, rnn.name = "x"}) -> (tensor<2x3x4xf32> {rnn.batch_axis = 0 : i64, rnn.name = "y"}) attributes {rnn.flat_batch = 2 : i64, rnn.num_steps = 1 : i64, rnn.time_block_batch = 8 : i64}
+  func.func @flat(%x: tensor<2x3x4xf32> {rnn.batch_axis = 0 : i64, rnn.name = "x"}) -> (tensor<2x3x4xf32> {rnn.batch_axis = 0 : i64, rnn.name = "y"}) attributes {rnn.flat_batch = 2 : i64, rnn.num_steps = 1 : i64, rnn.time_block_batch = 8 : i64} {
+    return %x : tensor<2x3x4xf32>
+  }
+  // The workspace once rnn-assign-workspace has sized it, and once the
+  // lowering has made it a pointer.
+  // CHECK: func.func private @sized_run(memref<192xi8> {rnn.workspace})
+  func.func private @sized_run(memref<192xi8> {rnn.workspace})
+  // CHECK: llvm.func @llvm_run(!llvm.ptr {rnn.name = "y", rnn.output}, !llvm.ptr {rnn.workspace})
+  llvm.func @llvm_run(!llvm.ptr {rnn.name = "y", rnn.output}, !llvm.ptr {rnn.workspace})
+  // CHECK: emitc.func private @c_run(!emitc.ptr<f32> {rnn.name = "y", rnn.output}, !emitc.ptr<!emitc.opaque<"void">> {rnn.workspace})
+  emitc.func private @c_run(!emitc.ptr<f32> {rnn.name = "y", rnn.output}, !emitc.ptr<!emitc.opaque<"void">> {rnn.workspace}) attributes {specifiers = ["extern"]}
   func.func @ops(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4xf32>, %f: f32) -> (tensor<2x4xf32>, f32) {
     // CHECK: linalg.matmul {rnn.fuse_k_loops = 0 : i64}
     %0 = linalg.matmul {rnn.fuse_k_loops = 0 : i64} ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>

@@ -2,17 +2,16 @@
 //
 // With zero-padded outputs and lengths a scan need not run its padded
 // steps: its rows run in blocks sorted by decreasing length, each up to its
-// longest row. These are the pieces the scan lowering builds that with: the
-// block size, the ranking of rows, and moving rows into and out of blocks.
+// longest row. A driver on top of ScanLowering's time loops: it makes the
+// StepRows of each block (and of each phase of a block) and runs the
+// scan's steps on them.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef RNN_CONVERSION_RNNSCANTOSCF_LENGTHSORTEDBLOCKS_H
 #define RNN_CONVERSION_RNNSCANTOSCF_LENGTHSORTEDBLOCKS_H
 
-#include "rnn/IR/RNNOps.h"
-
-#include "mlir/IR/Builders.h"
+#include "ScanLowering.h"
 
 namespace mlir::rnn {
 
@@ -27,24 +26,16 @@ namespace mlir::rnn {
 /// the batch cannot be split so.
 int64_t lengthSortedBlockRows(ScanOp op);
 
-/// The rows ordered by decreasing length (ties by index), as i32.
-Value sortRowsByLength(OpBuilder &b, Location loc, Value rowLengths);
-
-/// Moves rows between a batch-sized tensor and a block of `blockRows`:
-/// row i of the block is row order[first + i] of the batch. Gathers into
-/// `into` (block-sized) when `toBlock`, else scatters into `into`
-/// (batch-sized).
-Value moveRows(OpBuilder &b, Location loc, Value from, Value into, Value order,
-               Value first, int64_t blockRows, int64_t axis, bool toBlock);
-
-/// A tensor like `type` with `blockRows` rows along `axis`.
-RankedTensorType withRows(Type type, int64_t axis, int64_t blockRows);
-
-/// The first `count` rows (along `axis`) of `full`, and `part` written back
-/// over them.
-Value leadingRows(OpBuilder &b, Location loc, Value full, int64_t axis,
-                  int64_t count);
-Value setLeadingRows(OpBuilder &b, Location loc, Value part, Value full);
+/// Runs `scan` on `batch` in blocks of `blockRows` rows sorted by
+/// decreasing length, each block only up to its longest row, so the work
+/// follows the sum of the lengths rather than B x T. Every block gathers
+/// its rows, starts from zero outputs, which its padded steps keep, and
+/// scatters its outputs and final carries back; a block whose rows can end
+/// far apart runs in phases of fewer and fewer rows. Returns the whole
+/// batch's outputs and (when captured) final carries.
+ScanLowering::Finished runLengthSortedBlocks(ScanLowering &scan, OpBuilder &b,
+                                             const StepRows &batch,
+                                             int64_t blockRows);
 
 } // namespace mlir::rnn
 

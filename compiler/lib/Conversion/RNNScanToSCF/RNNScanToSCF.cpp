@@ -1,9 +1,15 @@
 //===- RNNScanToSCF.cpp - rnn.scan to an unrolled scf.for -----------------===//
 //
-// The pass: every rnn.scan is lowered by a ScanLowering (ScanLowering.h).
+// The pass: every rnn.scan becomes loops over time, built by one driver on
+// ScanLowering's time loops (ScanLowering.h), chosen here: a run-time number
+// of rows (RuntimeRows.h) or steps (RuntimeSteps.h), rows in blocks sorted
+// by length (LengthSortedBlocks.h), or the whole batch's steps.
 //
 //===----------------------------------------------------------------------===//
 
+#include "LengthSortedBlocks.h"
+#include "RuntimeRows.h"
+#include "RuntimeSteps.h"
 #include "ScanLowering.h"
 #include "rnn/Conversion/Passes.h"
 
@@ -20,28 +26,34 @@ using namespace mlir::rnn;
 namespace {
 
 struct LowerScan : OpRewritePattern<ScanOp> {
-  LowerScan(MLIRContext *ctx, int64_t timeBlockBytes, int64_t timeBlockRows,
-            bool ramLean, bool lastRowCopies)
-      : OpRewritePattern(ctx), timeBlockBytes(timeBlockBytes),
-        timeBlockRows(timeBlockRows), ramLean(ramLean),
-        lastRowCopies(lastRowCopies) {}
-  int64_t timeBlockBytes, timeBlockRows;
-  bool ramLean, lastRowCopies;
+  LowerScan(MLIRContext *ctx, const ScanLoweringOptions &options)
+      : OpRewritePattern(ctx), options(options) {}
+  ScanLoweringOptions options;
 
   LogicalResult matchAndRewrite(ScanOp op,
                                 PatternRewriter &rewriter) const override {
-    ScanLowering lowering{op,
-                          rewriter,
-                          op.getLoc(),
-                          op.getTimeAxis(),
-                          Value(),
-                          op.getSeqLengths(),
-                          op.getSeqLengths() && !op.getFinalCarry().empty(),
-                          timeBlockBytes,
-                          timeBlockRows,
-                          ramLean,
-                          lastRowCopies};
-    return lowering.lower();
+    ScanLowering scan(op, options);
+    StepRows batch = scan.wholeBatch(rewriter);
+    auto initialState = [&] {
+      return scan.initialState(rewriter, batch.count, op.getInit(),
+                               op.getOutputs().getType(),
+                               /*zeroOutputs=*/false);
+    };
+    ScanLowering::Finished finished;
+    if (op.getRows())
+      finished = runRuntimeRows(scan, rewriter, batch);
+    else if (op.getSteps())
+      finished =
+          scan.finish(runRuntimeSteps(scan, rewriter, batch, initialState()));
+    // Sorted blocks gather their rows' whole inputs: not in RAM-lean mode.
+    else if (int64_t blockRows =
+                 options.ramLean ? 0 : lengthSortedBlockRows(op))
+      finished = runLengthSortedBlocks(scan, rewriter, batch, blockRows);
+    else
+      finished =
+          scan.finish(scan.runSteps(rewriter, batch, initialState(), Value()));
+    rewriter.replaceOp(op, scan.replacements(rewriter, finished));
+    return success();
   }
 };
 
@@ -50,8 +62,9 @@ struct ConvertRNNScanToSCFPass
   using ConvertRNNScanToSCFPassBase::ConvertRNNScanToSCFPassBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<LowerScan>(&getContext(), timeBlockBytes, timeBlockRows,
-                           ramLean, lastRowCopies);
+    patterns.add<LowerScan>(&getContext(),
+                            ScanLoweringOptions{timeBlockBytes, timeBlockRows,
+                                                ramLean, lastRowCopies});
     // Scans nest only through other scans' bodies; the driver reaches both.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LengthSortedBlocks.h"
-#include "ScanLowering.h"
+#include "RuntimeRows.h"
+#include "RuntimeSteps.h"
 
 #include "rnn/Transforms/RowBlocks.h"
 
@@ -23,11 +23,14 @@
 using namespace mlir;
 using namespace mlir::rnn;
 
-ScanLowering::Finished ScanLowering::runRuntimeRows() {
-  OpBuilder &b = rewriter;
-  int64_t batch = rows;
+ScanLowering::Finished mlir::rnn::runRuntimeRows(ScanLowering &scan,
+                                                 OpBuilder &b,
+                                                 const StepRows &batch) {
+  ScanOp op = scan.getOp();
+  Location loc = scan.getLoc();
+  // The verifier takes `rows` only without lengths.
+  assert(!batch.lengths && "run-time rows have no lengths");
   int64_t batchAxis = op.getTimeMajor() ? 1 : 0;
-  Value batchInput = input;
   SmallVector<Value> init(op.getInit());
   RankedTensorType outputsType = op.getOutputs().getType();
 
@@ -43,33 +46,31 @@ ScanLowering::Finished ScanLowering::runRuntimeRows() {
                                             outputsType.getElementType()));
 
   results = buildRowBlocks(
-      b, loc, op.getRows(), batch, results,
+      b, loc, op.getRows(), batch.count, results,
       [&](OpBuilder &nb, Value row, int64_t size, ValueRange batchArgs) {
-        input = extractRows(nb, loc, batchInput, batchAxis, row, size);
+        StepRows block{extractRows(nb, loc, batch.input, batchAxis, row, size),
+                       Value(), size};
         SmallVector<Value> blockInit;
         for (Value carry : init)
           blockInit.push_back(extractRows(nb, loc, carry, 0, row, size));
-        rows = size;
-        SmallVector<Value> state = initialState(
-            nb, blockInit, withRows(outputsType, batchAxis, size),
+        SmallVector<Value> state = scan.initialState(
+            nb, size, blockInit, withRows(outputsType, batchAxis, size),
             /*zeroOutputs=*/false);
         // The block's outputs are its rows of the batch's (stored back
         // below): bufferization then writes them in place instead of
         // copying the whole batch's outputs at every block.
-        state[numCarries] = extractRows(nb, loc, batchArgs[numCarries],
-                                        batchAxis, row, size);
-        state = op.getSteps() ? runRuntimeSteps(nb, state)
-                              : runSteps(nb, state, Value());
-        Finished block = finish(state);
+        state[numCarries] =
+            extractRows(nb, loc, batchArgs[numCarries], batchAxis, row, size);
+        state = op.getSteps() ? runRuntimeSteps(scan, nb, block, state)
+                              : scan.runSteps(nb, block, state, Value());
+        ScanLowering::Finished finished = scan.finish(state);
         SmallVector<Value> next;
         for (size_t i = 0; i < numCarries; ++i)
           next.push_back(
-              insertRows(nb, loc, block.finals[i], batchArgs[i], 0, row));
-        next.push_back(insertRows(nb, loc, block.outputs,
+              insertRows(nb, loc, finished.finals[i], batchArgs[i], 0, row));
+        next.push_back(insertRows(nb, loc, finished.outputs,
                                   batchArgs[numCarries], batchAxis, row));
         return next;
       });
-  input = batchInput;
-  rows = batch;
   return {results.back(), SmallVector<Value>(ArrayRef(results).drop_back())};
 }

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ScanLowering.h"
+#include "RuntimeSteps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -25,18 +25,19 @@ namespace {
 /// of several rows, and few enough that the code for the remainder's block
 /// sizes (16, 8, 4, 2, 1: one copy of the step loop each) stays small.
 constexpr int64_t kRuntimeStepBlock = 16;
-} // namespace
 
-SmallVector<Value> ScanLowering::runStepBlocks(OpBuilder &b,
-                                               SmallVector<Value> state,
-                                               Value lb, Value ub,
-                                               int64_t block) {
-  int64_t unroll = std::gcd(unrollFactor(), block);
+/// Steps [lb, ub) of `state` in blocks of `block` steps (ub - lb a multiple
+/// of `block`).
+SmallVector<Value> runStepBlocks(ScanLowering &scan, OpBuilder &b,
+                                 const StepRows &rows, SmallVector<Value> state,
+                                 Value lb, Value ub, int64_t block) {
+  Location loc = scan.getLoc();
+  int64_t unroll = std::gcd(scan.unrollFactor(), block);
   Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
   auto loop = scf::ForOp::create(
       b, loc, lb, ub, blockSize, state,
       [&](OpBuilder &nb, Location, Value first, ValueRange blockArgs) {
-        Value sequence = inputBlock(nb, first, block);
+        Value sequence = scan.inputBlock(nb, rows, first, block);
         // The unrolled steps from `first + local` on (canonicalization
         // folds constant offsets into the slices).
         auto unrolled = [&](OpBuilder &sb, Value local, ValueRange iterArgs) {
@@ -48,7 +49,7 @@ SmallVector<Value> ScanLowering::runStepBlocks(OpBuilder &b,
                                    arith::ConstantIndexOp::create(sb, loc, k))
                                    .getResult();
             Value t = arith::AddIOp::create(sb, loc, first, l);
-            current = step(sb, t, sequence, l, current);
+            current = scan.step(sb, rows, t, sequence, l, current);
           }
           return current;
         };
@@ -70,8 +71,13 @@ SmallVector<Value> ScanLowering::runStepBlocks(OpBuilder &b,
   return SmallVector<Value>(loop.getResults());
 }
 
-SmallVector<Value> ScanLowering::runRuntimeSteps(OpBuilder &b,
-                                                 SmallVector<Value> state) {
+} // namespace
+
+SmallVector<Value> mlir::rnn::runRuntimeSteps(ScanLowering &scan, OpBuilder &b,
+                                              const StepRows &rows,
+                                              SmallVector<Value> state) {
+  ScanOp op = scan.getOp();
+  Location loc = scan.getLoc();
   int64_t block = 1;
   while (block * 2 <= std::min(kRuntimeStepBlock, op.getNumSteps()))
     block *= 2;
@@ -87,12 +93,12 @@ SmallVector<Value> ScanLowering::runRuntimeSteps(OpBuilder &b,
   };
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value full = digits(~(block - 1)); // steps - steps mod block
-  state = runStepBlocks(b, state, zero, full, block);
+  state = runStepBlocks(scan, b, rows, state, zero, full, block);
   Value first = full;
   for (int64_t size = block / 2; size >= 1; size /= 2) {
     // `steps & size` is `size` when that digit is set, else 0.
     Value last = arith::AddIOp::create(b, loc, first, digits(size));
-    state = runStepBlocks(b, state, first, last, size);
+    state = runStepBlocks(scan, b, rows, state, first, last, size);
     first = last;
   }
   return state;

@@ -4,13 +4,12 @@
 // `unroll` copies of the scan body; the `T mod unroll` steps left over run
 // after the loop, fully unrolled, so every step's time index that the body
 // sees is either the loop's or a constant. Long sequences loop over blocks
-// of steps; zero-padded outputs with lengths run rows in length-sorted
-// blocks (LengthSortedBlocks.cpp) that skip their padded steps.
+// of steps. Which rows run is the caller's StepRows; the drivers that choose
+// them are clients of this file, not the other way round.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ScanLowering.h"
-#include "LengthSortedBlocks.h"
 #include "rnn/IR/RNNDialect.h"
 #include "rnn/IR/RNNShapes.h"
 
@@ -139,6 +138,40 @@ AxisSlice mlir::rnn::axisSlice(OpBuilder &b, RankedTensorType type,
   return slice;
 }
 
+RankedTensorType mlir::rnn::withRows(Type type, int64_t axis, int64_t rows) {
+  auto ranked = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape(ranked.getShape());
+  shape[axis] = rows;
+  return RankedTensorType::get(shape, ranked.getElementType());
+}
+
+ScanLowering::ScanLowering(ScanOp op, const ScanLoweringOptions &options)
+    : op(op), loc(op.getLoc()), timeAxis(op.getTimeAxis()), options(options),
+      captureCarry(op.getSeqLengths() && !op.getFinalCarry().empty()),
+      reversedIndex(op.getReverse() && !op.getSeqLengths()),
+      reversedRows(op.getReverse() && op.getSeqLengths() && options.ramLean) {}
+
+StepRows ScanLowering::wholeBatch(OpBuilder &b) {
+  Value input = op.getInput(), lengths = op.getSeqLengths();
+  if (op.getReverse() && lengths && !options.ramLean)
+    input = FlipSequencesOp::create(b, loc, input.getType(), input, lengths,
+                                    op.getNumBatchDims(), op.getTimeMajor());
+  return {input, lengths, carryType(0).getDimSize(0)};
+}
+
+SmallVector<Value> ScanLowering::replacements(OpBuilder &b,
+                                              const Finished &finished) {
+  Value outputs = finished.outputs;
+  if (op.getReverse() && op.getKeepOrder() && !reversedIndex)
+    outputs = FlipSequencesOp::create(b, loc, outputs.getType(), outputs,
+                                      op.getSeqLengths(), op.getNumBatchDims(),
+                                      op.getTimeMajor());
+  SmallVector<Value> results{outputs};
+  if (!op.getFinalCarry().empty())
+    llvm::append_range(results, finished.finals);
+  return results;
+}
+
 RankedTensorType ScanLowering::carryType(unsigned i) {
   return cast<RankedTensorType>(op.getCarryArgs()[i].getType());
 }
@@ -158,10 +191,11 @@ AxisSlice ScanLowering::timeSlice(OpBuilder &b, Value sequence,
   return axisSlice(b, cast<RankedTensorType>(sequence.getType()), timeAxis, t);
 }
 
-Value ScanLowering::stepInput(OpBuilder &b, Value sequence, OpFoldResult t) {
+Value ScanLowering::stepInput(OpBuilder &b, const StepRows &rows,
+                              Value sequence, OpFoldResult t) {
   if (reversedRows) {
-    assert(sequence == input && "RAM-lean time loops have no blocks");
-    return reversedRowStep(b, t);
+    assert(sequence == rows.input && "RAM-lean time loops have no blocks");
+    return reversedRowStep(b, rows, t);
   }
   auto type = cast<RankedTensorType>(sequence.getType());
   if (reversedIndex)
@@ -174,8 +208,9 @@ Value ScanLowering::stepInput(OpBuilder &b, Value sequence, OpFoldResult t) {
       b, loc, stepType, sequence, slice.offsets, slice.sizes, slice.strides);
 }
 
-Value ScanLowering::reversedRowStep(OpBuilder &b, OpFoldResult t) {
-  auto type = cast<RankedTensorType>(input.getType());
+Value ScanLowering::reversedRowStep(OpBuilder &b, const StepRows &rows,
+                                    OpFoldResult t) {
+  auto type = cast<RankedTensorType>(rows.input.getType());
   int64_t steps = type.getDimSize(timeAxis);
   SmallVector<int64_t> shape(type.getShape());
   shape.erase(shape.begin() + timeAxis);
@@ -191,7 +226,7 @@ Value ScanLowering::reversedRowStep(OpBuilder &b, OpFoldResult t) {
   Value time = getValueOrCreateConstantIndexOp(b, loc, t);
   Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
   auto generic = linalg::GenericOp::create(
-      b, loc, empty.getType(), ValueRange{lengths}, ValueRange{empty},
+      b, loc, empty.getType(), ValueRange{rows.lengths}, ValueRange{empty},
       ArrayRef<AffineMap>{rowsMap, identity}, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value length = arith::IndexCastOp::create(nb, nloc, nb.getIndexType(),
@@ -210,7 +245,8 @@ Value ScanLowering::reversedRowStep(OpBuilder &b, OpFoldResult t) {
         for (int64_t d = 0; d < rank; ++d)
           indices.push_back(linalg::IndexOp::create(nb, nloc, d));
         indices.insert(indices.begin() + timeAxis, source);
-        Value element = tensor::ExtractOp::create(nb, nloc, input, indices);
+        Value element =
+            tensor::ExtractOp::create(nb, nloc, rows.input, indices);
         linalg::YieldOp::create(nb, nloc, element);
       });
   return generic.getResult(0);
@@ -223,14 +259,14 @@ OpFoldResult ScanLowering::mirror(OpBuilder &b, OpFoldResult t, int64_t size) {
   return arith::SubIOp::create(b, loc, last, cast<Value>(t)).getResult();
 }
 
-Value ScanLowering::inputBlock(OpBuilder &b, OpFoldResult first,
-                               int64_t count) {
+Value ScanLowering::inputBlock(OpBuilder &b, const StepRows &rows,
+                               OpFoldResult first, int64_t count) {
   // Steps counted from the end: [T - first - count, T - first).
   if (reversedIndex)
     first = mirror(b, first, op.getNumSteps() - count + 1);
-  AxisSlice slice = axisSlice(b, cast<RankedTensorType>(input.getType()),
+  AxisSlice slice = axisSlice(b, cast<RankedTensorType>(rows.input.getType()),
                               timeAxis, first, count);
-  return tensor::ExtractSliceOp::create(b, loc, input, slice.offsets,
+  return tensor::ExtractSliceOp::create(b, loc, rows.input, slice.offsets,
                                         slice.sizes, slice.strides);
 }
 
@@ -259,9 +295,9 @@ Value ScanLowering::timeAsI32(OpBuilder &b, OpFoldResult t) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(constant));
 }
 
-SmallVector<Value> ScanLowering::step(OpBuilder &b, OpFoldResult t,
-                                      Value sequence, OpFoldResult local,
-                                      ValueRange state) {
+SmallVector<Value> ScanLowering::step(OpBuilder &b, const StepRows &rows,
+                                      OpFoldResult t, Value sequence,
+                                      OpFoldResult local, ValueRange state) {
   size_t numCarries = op.getCarryArgs().size();
   ValueRange carries = state.take_front(numCarries);
   Value outputs = state[numCarries];
@@ -269,20 +305,16 @@ SmallVector<Value> ScanLowering::step(OpBuilder &b, OpFoldResult t,
 
   IRMapping mapping;
   mapping.map(op.getCarryArgs(), carries);
-  mapping.map(op.getStepInputArg(), stepInput(b, sequence, local));
+  mapping.map(op.getStepInputArg(), stepInput(b, rows, sequence, local));
   Block &body = op.getBody().front();
   int64_t batch = carryType(0).getDimSize(0);
   for (Operation &nested : body.without_terminator()) {
     Operation *clone = b.clone(nested, mapping);
-    if (rows == batch)
+    if (rows.count == batch)
       continue;
     // A block of rows: the body's ops are cells, which work row by row.
-    for (OpResult result : clone->getResults()) {
-      auto type = cast<RankedTensorType>(result.getType());
-      SmallVector<int64_t> shape(type.getShape());
-      shape.front() = rows;
-      result.setType(RankedTensorType::get(shape, type.getElementType()));
-    }
+    for (OpResult result : clone->getResults())
+      result.setType(withRows(result.getType(), 0, rows.count));
   }
   auto yield = cast<YieldOp>(body.getTerminator());
   SmallVector<Value> next = llvm::map_to_vector(
@@ -300,6 +332,7 @@ SmallVector<Value> ScanLowering::step(OpBuilder &b, OpFoldResult t,
     next[i] = copied;
   }
 
+  Value lengths = rows.lengths;
   Value time = lengths ? timeAsI32(b, t) : Value();
   if (op.getZeroPaddedOutputs()) {
     // Padded steps (t >= L) output zeros.
@@ -318,7 +351,8 @@ SmallVector<Value> ScanLowering::step(OpBuilder &b, OpFoldResult t,
   // Each row keeps the carry after its last valid step (t == L - 1).
   auto lengthsType =
       lengths ? cast<RankedTensorType>(lengths.getType()) : RankedTensorType();
-  bool rowCopies = lastRowCopies && lengthsType && lengthsType.getRank() == 1;
+  bool rowCopies =
+      options.lastRowCopies && lengthsType && lengthsType.getRank() == 1;
   for (auto [carry, kept] : llvm::zip(newCarries, selected)) {
     auto type = cast<RankedTensorType>(carry.getType());
     if (rowCopies && type.hasStaticShape() &&
@@ -340,13 +374,13 @@ SmallVector<Value> ScanLowering::step(OpBuilder &b, OpFoldResult t,
   return next;
 }
 
-int64_t ScanLowering::timeBlockSteps(bool skipping) {
+int64_t ScanLowering::timeBlockSteps(int64_t rows, bool skipping) {
   int64_t steps = op.getNumSteps();
   int64_t unroll = unrollFactor();
   int64_t mainSteps = loopSteps();
   RankedTensorType outputs = op.getOutputs().getType();
   int64_t batch = carryType(0).getDimSize(0);
-  int64_t planned = planRows();
+  int64_t planned = planRows(rows);
   int64_t stepBytes = outputs.getNumElements() / steps / batch * planned *
                       outputs.getElementTypeBitWidth() / 8;
   auto smallest = [&](function_ref<bool(int64_t)> enough) {
@@ -357,29 +391,30 @@ int64_t ScanLowering::timeBlockSteps(bool skipping) {
   };
   if (skipping)
     return smallest([&](int64_t block) { return block * rows >= 32; });
-  if (ramLean || timeBlockBytes <= 0 ||
-      stepBytes * steps < 8 * timeBlockBytes)
+  if (options.ramLean || options.timeBlockBytes <= 0 ||
+      stepBytes * steps < 8 * options.timeBlockBytes)
     return mainSteps;
   return smallest([&](int64_t block) {
-    return block * stepBytes >= timeBlockBytes &&
-           block * planned >= timeBlockRows;
+    return block * stepBytes >= options.timeBlockBytes &&
+           block * planned >= options.timeBlockRows;
   });
 }
 
-int64_t ScanLowering::planRows() const {
+int64_t ScanLowering::planRows(int64_t rows) {
   auto func = op->getParentOfType<func::FuncOp>();
   auto whole = func ? func->getAttrOfType<IntegerAttr>(kTimeBlockBatchAttrName)
                     : IntegerAttr();
   return whole ? whole.getInt() : rows;
 }
 
-SmallVector<Value> ScanLowering::runSteps(OpBuilder &b,
+SmallVector<Value> ScanLowering::runSteps(OpBuilder &b, const StepRows &rows,
                                           SmallVector<Value> state,
                                           Value activeSteps, StepRange range) {
   int64_t steps = op.getNumSteps();
   int64_t unroll = unrollFactor();
-  int64_t block =
-      range.block ? range.block : timeBlockSteps(activeSteps != nullptr);
+  int64_t block = range.block
+                      ? range.block
+                      : timeBlockSteps(rows.count, activeSteps != nullptr);
   // A loop of one iteration would only hide constant time indices.
   int64_t mainSteps = loopSteps();
   if (mainSteps == unroll && !activeSteps)
@@ -399,7 +434,7 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b,
                   ? t
                   : arith::AddIOp::create(nb, loc, local, offset).getResult();
         }
-        current = step(nb, t, sequence, l, current);
+        current = step(nb, rows, t, sequence, l, current);
       }
       return current;
     };
@@ -418,7 +453,7 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b,
           b, loc, start, ub, stride, state,
           [&](OpBuilder &nb, Location, Value iv, ValueRange iterArgs) {
             scf::YieldOp::create(nb, loc,
-                                 unrolled(nb, iv, input, iv, iterArgs));
+                                 unrolled(nb, iv, rows.input, iv, iterArgs));
           });
     } else {
       // Blocks of steps, each with its own slice of the input, so that
@@ -428,7 +463,7 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b,
       loop = scf::ForOp::create(
           b, loc, start, ub, blockSize, state,
           [&](OpBuilder &nb, Location, Value first, ValueRange blockArgs) {
-            Value sequence = inputBlock(nb, first, block);
+            Value sequence = inputBlock(nb, rows, first, block);
             Value inner = arith::ConstantIndexOp::create(nb, loc, block);
             Value begin = arith::ConstantIndexOp::create(nb, loc, 0);
             auto stepLoop = scf::ForOp::create(
@@ -445,19 +480,18 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b,
   }
   if (range.remainder)
     for (int64_t t = mainSteps; t < steps; ++t)
-      state = step(b, b.getIndexAttr(t), input, b.getIndexAttr(t), state);
+      state = step(b, rows, b.getIndexAttr(t), rows.input, b.getIndexAttr(t),
+                   state);
   return state;
 }
 
-SmallVector<Value> ScanLowering::initialState(OpBuilder &b, ValueRange init,
+SmallVector<Value> ScanLowering::initialState(OpBuilder &b, int64_t rows,
+                                              ValueRange init,
                                               RankedTensorType outputsType,
                                               bool zeroOutputs) {
   SmallVector<Value> state;
   for (auto [i, arg] : llvm::enumerate(op.getCarryArgs())) {
-    auto type = cast<RankedTensorType>(arg.getType());
-    SmallVector<int64_t> shape(type.getShape());
-    shape.front() = rows;
-    auto rowsType = RankedTensorType::get(shape, type.getElementType());
+    RankedTensorType rowsType = withRows(arg.getType(), 0, rows);
     state.push_back(init.empty() ? zeros(b, loc, rowsType) : init[i]);
   }
   size_t numCarries = state.size();
@@ -476,43 +510,4 @@ ScanLowering::Finished ScanLowering::finish(ValueRange state) {
   ValueRange finals = captureCarry ? state.drop_front(numCarries + 1)
                                    : state.take_front(numCarries);
   return {state[numCarries], SmallVector<Value>(finals)};
-}
-
-LogicalResult ScanLowering::lower() {
-  int64_t numBatchDims = op.getNumBatchDims();
-  bool timeMajor = op.getTimeMajor();
-  rows = carryType(0).getDimSize(0);
-
-  input = op.getInput();
-  reversedIndex = op.getReverse() && !lengths;
-  reversedRows = op.getReverse() && lengths && ramLean;
-  if (op.getReverse() && lengths && !ramLean)
-    input = FlipSequencesOp::create(rewriter, loc, input.getType(), input,
-                                    lengths, numBatchDims, timeMajor);
-
-  Finished finished;
-  if (op.getRows())
-    finished = runRuntimeRows();
-  else if (op.getSteps())
-    finished = finish(runRuntimeSteps(
-        rewriter,
-        initialState(rewriter, op.getInit(), op.getOutputs().getType(), false)));
-  // Sorted blocks gather their rows' whole inputs: not in RAM-lean mode.
-  else if (int64_t blockRows = ramLean ? 0 : lengthSortedBlockRows(op))
-    finished = runLengthSortedBlocks(blockRows);
-  else
-    finished = finish(runSteps(
-        rewriter,
-        initialState(rewriter, op.getInit(), op.getOutputs().getType(), false),
-        Value()));
-
-  Value outputs = finished.outputs;
-  if (op.getReverse() && op.getKeepOrder() && !reversedIndex)
-    outputs = FlipSequencesOp::create(rewriter, loc, outputs.getType(), outputs,
-                                      lengths, numBatchDims, timeMajor);
-  SmallVector<Value> results{outputs};
-  if (!op.getFinalCarry().empty())
-    llvm::append_range(results, finished.finals);
-  rewriter.replaceOp(op, results);
-  return success();
 }

@@ -1,8 +1,14 @@
-//===- ScanLowering.h - How one rnn.scan becomes loops ----------*- C++ -*-===//
+//===- ScanLowering.h - The time loops of one rnn.scan ----------*- C++ -*-===//
 //
-// The state of lowering one scan, shared by RNNScanToSCF.cpp (the pattern),
-// ScanLowering.cpp (time loops) and LengthSortedBlocks.cpp (zero-padded
-// outputs in blocks of rows sorted by length).
+// What every way of running a scan's steps is built from: one step on a set
+// of rows, the loop over (blocks of) steps, and the scan's initial state and
+// results. Which rows and steps run is chosen by its clients, each a driver
+// on top of this API: the pattern in RNNScanToSCF.cpp (the whole batch, all
+// steps), a run-time number of steps (RuntimeSteps.h) or rows
+// (RuntimeRows.h), and rows in blocks sorted by length
+// (LengthSortedBlocks.h). The rows a step runs on are an explicit StepRows,
+// so a driver that runs blocks of rows makes one per block; a ScanLowering
+// itself never changes after construction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +17,7 @@
 
 #include "rnn/IR/RNNOps.h"
 
-#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Builders.h"
 
 namespace mlir::rnn {
 
@@ -31,6 +37,27 @@ struct AxisSlice {
 AxisSlice axisSlice(OpBuilder &b, RankedTensorType type, int64_t axis,
                     OpFoldResult offset, int64_t count = 1);
 
+/// A tensor like `type` with `rows` entries along `axis`.
+RankedTensorType withRows(Type type, int64_t axis, int64_t rows);
+
+/// ConvertRNNScanToSCFPass's options (Passes.td).
+struct ScanLoweringOptions {
+  int64_t timeBlockBytes;
+  int64_t timeBlockRows;
+  bool ramLean;
+  /// Each row's final carry copied at its last valid step instead of an
+  /// element-wise select every step.
+  bool lastRowCopies;
+};
+
+/// The rows a run of steps works on: the whole batch, or a block of its
+/// rows (then the body's batch-sized types are narrowed to `count`).
+struct StepRows {
+  Value input;   ///< these rows' input, in processing order
+  Value lengths; ///< their sequence lengths; null without seq_lengths
+  int64_t count; ///< how many rows (the leading dim of the carries)
+};
+
 /// Where `ScanLowering::runSteps` starts (a multiple of the iteration or
 /// block size; null: step 0), its block size (0: `timeBlockSteps`'s), and
 /// whether it runs the remainder steps beyond the unrolled loop.
@@ -40,40 +67,20 @@ struct StepRange {
   bool remainder = true;
 };
 
-struct ScanLowering {
-  ScanOp op;
-  PatternRewriter &rewriter;
-  Location loc;
-  int64_t timeAxis;
-  Value input;   ///< the input in processing order (flipped when reversed)
-  Value lengths; ///< null without seq_lengths
-  bool captureCarry;
-  int64_t timeBlockBytes; ///< see ConvertRNNScanToSCFPass's options
-  int64_t timeBlockRows;
-  bool ramLean;
-  /// Each row's final carry copied at its last valid step instead of an
-  /// element-wise select every step (ConvertRNNScanToSCFPass's
-  /// last-row-copies).
-  bool lastRowCopies;
+/// The time-loop API for one scan. State threaded through steps and loops
+/// is (carry..., outputs, selected carry...): the carries, the outputs of
+/// the steps so far, and (when captured) each row's carry after its last
+/// valid step.
+class ScanLowering {
+public:
+  ScanLowering(ScanOp op, const ScanLoweringOptions &options);
 
-  /// Reverse without lengths: every row is reversed whole, so step t reads
-  /// the input at T - 1 - t instead of a flipped copy of the input (and
-  /// keep_order stores there).
-  bool reversedIndex = false;
-
-  /// Reverse with lengths in RAM-lean mode: step t of each row reads the
-  /// input where rnn.flip_sequences would have put it (reversedRowStep),
-  /// instead of a flipped copy of the whole input.
-  bool reversedRows = false;
-
-  /// Rows the steps run on: the batch, or one block of rows sorted by length
-  /// (then the body's batch-sized types are narrowed to the block).
-  int64_t rows = 0;
-
-  /// The rows that choose the blocks of steps (timeBlockSteps): `rows`, or
-  /// the whole batch's when the function runs a part of it
-  /// (kTimeBlockBatchAttrName).
-  int64_t planRows() const;
+  ScanOp getOp() const { return op; }
+  Location getLoc() const { return loc; }
+  const ScanLoweringOptions &getOptions() const { return options; }
+  /// Whether the final carries are each row's carry after its last valid
+  /// step (lengths given), kept in the state beside the running carries.
+  bool capturesCarry() const { return captureCarry; }
 
   /// What a scan returns: its outputs and its final carries (the carries
   /// captured at each row's last valid step when lengths are given).
@@ -82,8 +89,26 @@ struct ScanLowering {
     SmallVector<Value> finals;
   };
 
-  /// The type of carry `i` (batch dims first).
-  RankedTensorType carryType(unsigned i);
+  /// The whole batch, its input in processing order: reversed with lengths,
+  /// an rnn.flip_sequences of the input (except RAM-lean, where each step
+  /// reads its rows in place); reversed without lengths, the input itself,
+  /// read from its end.
+  StepRows wholeBatch(OpBuilder &b);
+
+  /// The values that replace the scan: the outputs (flipped back to time
+  /// order for keep_order where the input was flipped) and, if the scan
+  /// returns them, the final carries.
+  SmallVector<Value> replacements(OpBuilder &b, const Finished &finished);
+
+  /// The scan's initial state for `rows` rows: carries (zeros or `init`),
+  /// outputs (zeros when padded outputs are zeros and steps may be
+  /// skipped), and the selected carries when they are captured.
+  SmallVector<Value> initialState(OpBuilder &b, int64_t rows, ValueRange init,
+                                  RankedTensorType outputsType,
+                                  bool zeroOutputs);
+
+  /// The results in `state`.
+  Finished finish(ValueRange state);
 
   /// Steps per iteration of the time loop: `unroll`, at most T and at most
   /// kMaxUnroll.
@@ -93,23 +118,59 @@ struct ScanLowering {
   /// remainder runs after it.
   int64_t loopSteps();
 
+  /// Steps per block of the time loop for `rows` rows: a multiple of
+  /// `unroll` dividing the loop's steps whose outputs take at least
+  /// `timeBlockBytes` and that hold at least `timeBlockRows` rows, when the
+  /// outputs of all steps take at least eight times `timeBlockBytes`;
+  /// otherwise the whole loop. When padded steps are skipped (`skipping`),
+  /// blocks are also the granularity of the skipping: as short as keeps 32
+  /// rows (rows x steps) per block for the hoisted projection (measured:
+  /// 16-32 best, 64 5 % slower at B = 16, 256 15 %).
+  int64_t timeBlockSteps(int64_t rows, bool skipping);
+
+  /// The input of `rows` for steps [first, first + count) (in processing
+  /// order).
+  Value inputBlock(OpBuilder &b, const StepRows &rows, OpFoldResult first,
+                   int64_t count);
+
+  /// One time step of `rows` at time `t`, its input step `local` of
+  /// `sequence` (their input, or a block of its steps).
+  SmallVector<Value> step(OpBuilder &b, const StepRows &rows, OpFoldResult t,
+                          Value sequence, OpFoldResult local, ValueRange state);
+
+  /// Runs the scan's steps for `rows` on `state`: a loop over the steps that
+  /// `unroll` divides, in blocks of steps for long sequences, then the
+  /// remaining steps. With `activeSteps`, the loop stops at the first whole
+  /// block (or unrolled iteration) at or after that step: later steps are
+  /// padding.
+  SmallVector<Value> runSteps(OpBuilder &b, const StepRows &rows,
+                              SmallVector<Value> state, Value activeSteps,
+                              StepRange range = {});
+
+private:
+  /// The type of carry `i` (batch dims first).
+  RankedTensorType carryType(unsigned i);
+
+  /// The rows that choose the blocks of steps (timeBlockSteps): `rows`, or
+  /// the whole batch's when the function runs a part of it
+  /// (kTimeBlockBatchAttrName).
+  int64_t planRows(int64_t rows);
+
   /// The slice at time `t` of `sequence`.
   AxisSlice timeSlice(OpBuilder &b, Value sequence, OpFoldResult t);
 
-  /// Step `t` of `sequence` (the input, or a block of its steps), without
-  /// its time axis.
-  Value stepInput(OpBuilder &b, Value sequence, OpFoldResult t);
+  /// Step `t` of `sequence` (the input of `rows`, or a block of its steps),
+  /// without its time axis.
+  Value stepInput(OpBuilder &b, const StepRows &rows, Value sequence,
+                  OpFoldResult t);
 
-  /// Step `t` of the input with every row reversed within its length, as
-  /// rnn.flip_sequences orders it: step t of a row of length L is the
-  /// input at L - 1 - t, and at T - 1 + L - t once t >= L.
-  Value reversedRowStep(OpBuilder &b, OpFoldResult t);
+  /// Step `t` of the input of `rows` with every row reversed within its
+  /// length, as rnn.flip_sequences orders it: step t of a row of length L
+  /// is the input at L - 1 - t, and at T - 1 + L - t once t >= L.
+  Value reversedRowStep(OpBuilder &b, const StepRows &rows, OpFoldResult t);
 
   /// `size - 1 - t`: step t counted from the end.
   OpFoldResult mirror(OpBuilder &b, OpFoldResult t, int64_t size);
-
-  /// The input of steps [first, first + count) (in processing order).
-  Value inputBlock(OpBuilder &b, OpFoldResult first, int64_t count);
 
   /// `outputs` with the step output `y` stored at time `t` (reversed back
   /// for keep_order when the input is read from its end).
@@ -118,89 +179,21 @@ struct ScanLowering {
   /// The time index as an i32 value, to compare with lengths.
   Value timeAsI32(OpBuilder &b, OpFoldResult t);
 
-  /// One time step: state = (carry..., outputs, selected carry...). Its
-  /// input is step `local` of `sequence`.
-  SmallVector<Value> step(OpBuilder &b, OpFoldResult t, Value sequence,
-                          OpFoldResult local, ValueRange state);
+  ScanOp op;
+  Location loc;
+  int64_t timeAxis;
+  ScanLoweringOptions options;
+  bool captureCarry;
 
-  /// Steps per block of the time loop: a multiple of `unroll` dividing the
-  /// loop's steps whose outputs take at least `timeBlockBytes` and that
-  /// hold at least `timeBlockRows` rows, when the outputs of all steps take
-  /// at least eight times `timeBlockBytes`; otherwise the whole loop.
-  /// When padded steps are skipped (`skipping`), blocks are also the
-  /// granularity of the skipping: as short as keeps 32 rows (rows x steps)
-  /// per block for the hoisted projection (measured: 16-32 best, 64 5 %
-  /// slower at B = 16, 256 15 %).
-  int64_t timeBlockSteps(bool skipping);
+  /// Reverse without lengths: every row is reversed whole, so step t reads
+  /// the input at T - 1 - t instead of a flipped copy of the input (and
+  /// keep_order stores there).
+  bool reversedIndex;
 
-  /// Runs the scan's steps on `state` = (carry..., outputs, selected
-  /// carry...): a loop over the steps that `unroll` divides, in blocks of
-  /// steps for long sequences, then the remaining steps. With
-  /// `activeSteps`, the loop stops at the first whole block (or unrolled
-  /// iteration) at or after that step: later steps are padding.
-  SmallVector<Value> runSteps(OpBuilder &b, SmallVector<Value> state,
-                              Value activeSteps, StepRange range = {});
-
-  /// A run-time number of steps (`op.getSteps()`, RuntimeSteps.cpp): blocks
-  /// of kRuntimeStepBlock steps, then one block for each binary digit of
-  /// the remainder that is set, so exactly `steps` steps run and every
-  /// block has a static size (its input projection is hoisted out of it).
-  SmallVector<Value> runRuntimeSteps(OpBuilder &b, SmallVector<Value> state);
-  /// A run-time number of rows (`op.getRows()`, RuntimeRows.cpp): one block
-  /// of rows per set binary digit of `rows`, each running all the steps
-  /// (a run-time number of them too with `steps`) on static types. Returns
-  /// the whole batch's outputs and final carries (rows >= `rows`
-  /// undefined).
-  Finished runRuntimeRows();
-  /// Steps [lb, ub) of `state` in blocks of `block` steps (ub - lb a
-  /// multiple of `block`).
-  SmallVector<Value> runStepBlocks(OpBuilder &b, SmallVector<Value> state,
-                                   Value lb, Value ub, int64_t block);
-
-  /// The scan's initial state for `rows` rows: carries (zeros or `init`),
-  /// outputs (zeros when padded outputs are zeros and steps may be
-  /// skipped), and the selected carries when they are captured.
-  SmallVector<Value> initialState(OpBuilder &b, ValueRange init,
-                                  RankedTensorType outputsType,
-                                  bool zeroOutputs);
-
-  /// The results in `state` = (carry..., outputs, selected carry...).
-  Finished finish(ValueRange state);
-
-  /// Replaces the scan with its loops.
-  LogicalResult lower();
-
-  //===--------------------------------------------------------------------===//
-  // Zero-padded outputs: rows in blocks sorted by length
-  // (LengthSortedBlocks.cpp)
-  //===--------------------------------------------------------------------===//
-
-  /// Zero-padded outputs with lengths: the rows run in blocks of rows sorted
-  /// by decreasing length, each block only up to its longest row, so the
-  /// work follows the sum of the lengths rather than B x T. Every block
-  /// starts from zero outputs, which its padded steps keep. Returns the
-  /// whole batch's outputs and (when captured) final carries.
-  Finished runLengthSortedBlocks(int64_t blockRows);
-
-  /// The iterations or blocks of steps in which a block of `rows` sorted
-  /// rows runs (see timeBlockSteps).
-  int64_t stepGrain();
-
-  /// Whether a block of `rows` sorted rows out of `batch` should shrink as
-  /// its rows end: lengths spread over the sequence put a block's rows up
-  /// to T x rows / batch steps apart, and phases pay when that spans at
-  /// least two of the steps' blocks (B=16, T=256: 4 % faster; at B=128
-  /// the rows of a block end within one block of steps, and the phases
-  /// only cost, 1.6 %).
-  bool shrinkingRowsPay(int64_t batch);
-
-  /// Runs a block of rows sorted by decreasing length in phases of fewer
-  /// and fewer rows: rows [0, r) run until row r - 1, the shortest of them,
-  /// ends (rounded up to whole iterations or blocks of steps), and the next
-  /// phase goes on from there with r - 1 rows, so a row that has ended
-  /// stops costing work. All phases use the block size of the whole block;
-  /// the remainder steps (beyond the unrolled loop) run once, on all rows.
-  SmallVector<Value> runShrinkingRows(OpBuilder &b, SmallVector<Value> state);
+  /// Reverse with lengths in RAM-lean mode: step t of each row reads the
+  /// input where rnn.flip_sequences would have put it (reversedRowStep),
+  /// instead of a flipped copy of the whole input.
+  bool reversedRows;
 };
 
 } // namespace mlir::rnn

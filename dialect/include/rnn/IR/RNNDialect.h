@@ -12,8 +12,9 @@ namespace mlir::rnn {
 
 // The discardable attributes the stages of rnnc put on ops, arguments and
 // results: contracts between passes, all checked by the dialect's verifier
-// (RNNDialect.cpp, tests/Dialect/attributes-invalid.mlir) and listed with
-// their producers and consumers in docs/Architecture.md.
+// (RNNDialect.cpp, tests/Dialect/RNN/attributes-invalid.mlir) and listed
+// with their producers and consumers in docs/Architecture.md ("Attributes
+// between stages"). A new one needs its branch in the verifier.
 
 /// On arguments and results: the input's or output's name, which is its key
 /// in `rnnc run`'s npz files ("x", "seq_lengths", "carry/dec/h", ...).
@@ -48,7 +49,8 @@ constexpr llvm::StringLiteral kFlatBatchAttrName = "rnn.flat_batch";
 /// static batch for <name>_run_parallel: the part's rows then sum in the
 /// same order (time blocks, and so sweep directions) as in the whole's run.
 constexpr llvm::StringLiteral kTimeBlockBatchAttrName = "rnn.time_block_batch";
-/// On an entry point argument: the workspace.
+/// On one entry point argument, a 1-D i8 memref (a pointer once lowered):
+/// the workspace the caller provides and every allocation is carved from.
 constexpr llvm::StringLiteral kWorkspaceAttrName = "rnn.workspace";
 /// On the module: the workspace bytes its entry point needs (an i64).
 constexpr llvm::StringLiteral kWorkspaceSizeAttrName = "rnn.workspace_size";
