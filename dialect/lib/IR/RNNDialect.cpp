@@ -132,11 +132,6 @@ LogicalResult RNNDialect::verifyOperationAttribute(Operation *op,
   if (name == kSpecHashAttrName || name == kWeightsHashAttrName)
     return failed(on("the module", isa<ModuleOp>(op))) ? failure()
                                                        : verifySha256(op, attr);
-  if (name == kFuseKLoopsAttrName)
-    return failed(on("a linalg.matmul",
-                     op->getName().getStringRef() == "linalg.matmul"))
-               ? failure()
-               : verifyInteger(op, attr, 0);
   if (name == kBF16OperandsAttrName)
     return failed(on("a linalg.matmul",
                      op->getName().getStringRef() == "linalg.matmul"))

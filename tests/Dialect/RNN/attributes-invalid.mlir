@@ -62,22 +62,6 @@ module attributes {rnn.weights_sha256 = "0123456789ABCDEF0123456789abcdef0123456
 
 // -----
 
-func.func @f(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{'rnn.fuse_k_loops' belongs on a linalg.matmul}}
-  %0 = linalg.add {rnn.fuse_k_loops = 0 : i64} ins(%c, %c : tensor<2x4xf32>, tensor<2x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
-  return %0 : tensor<2x4xf32>
-}
-
-// -----
-
-func.func @f(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{'rnn.fuse_k_loops' must be at least 0, found -2}}
-  %0 = linalg.matmul {rnn.fuse_k_loops = -2 : i64} ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
-  return %0 : tensor<2x4xf32>
-}
-
-// -----
-
 func.func @f(%x: f32) -> f32 {
   // expected-error @+1 {{'rnn.exact_fma' belongs on a math.fma or llvm.intr.fma}}
   %0 = arith.addf %x, %x {rnn.exact_fma} : f32
