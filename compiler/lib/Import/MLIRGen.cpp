@@ -317,31 +317,39 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
   for (const Shape &shape : carries)
     state.addTypes(f32Tensor(shape));
 
+  // A name the op does not declare would be a discardable attribute that
+  // silently changes nothing.
+  auto setAttr = [&](StringRef name, Attribute value) {
+    assert(
+        llvm::any_of(state.name.getAttributeNames(),
+                     [&](StringAttr own) { return own.getValue() == name; }) &&
+        "a cell option that is not an attribute of its op");
+    state.addAttribute(name, value);
+  };
   auto activation = [&](spec::Activation fn) {
     return rnn::ActivationAttr::get(&ctx, toActivation(fn));
   };
   if (kind.takes("gate_fn"))
-    state.addAttribute("gate_fn", activation(cell.gateFn));
+    setAttr("gate_fn", activation(cell.gateFn));
   if (kind.takes("activation_fn"))
-    state.addAttribute("activation_fn", activation(cell.activationFn));
+    setAttr("activation_fn", activation(cell.activationFn));
   if (kind.takes("reset_gate"))
-    state.addAttribute("reset_gate", builder.getBoolAttr(cell.resetGate));
+    setAttr("reset_gate", builder.getBoolAttr(cell.resetGate));
   if (kind.takes("residual") && cell.residual)
-    state.addAttribute("residual", builder.getUnitAttr());
+    setAttr("residual", builder.getUnitAttr());
   // dtype bfloat16: Flax's bf16 compute, with the carries in param_dtype
   // (initialize_carry's type); absent for float32 compute.
   if (cell.dtype == spec::ParamDtype::BFloat16) {
-    state.addAttribute("compute_type", TypeAttr::get(builder.getBF16Type()));
-    state.addAttribute(
-        "carry_type",
-        TypeAttr::get(cell.paramDtype == spec::ParamDtype::BFloat16
-                          ? Type(builder.getBF16Type())
-                          : Type(builder.getF32Type())));
+    setAttr("compute_type", TypeAttr::get(builder.getBF16Type()));
+    setAttr("carry_type",
+            TypeAttr::get(cell.paramDtype == spec::ParamDtype::BFloat16
+                              ? Type(builder.getBF16Type())
+                              : Type(builder.getF32Type())));
   }
   // activations: dynamic: int8 dot products on activations quantized per
   // row at every step.
   if (cell.int8Activations)
-    state.addAttribute("dynamic_int8", builder.getUnitAttr());
+    setAttr("dynamic_int8", builder.getUnitAttr());
   SmallVector<Value, 2> next(builder.create(state)->getResults());
   rnn::YieldOp::create(builder, loc, next, next.back());
 }
