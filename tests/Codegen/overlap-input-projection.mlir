@@ -2,14 +2,15 @@
 // RUN: rnn-opt %s --rnn-overlap-input-projection="rows=2 min-rows=2" --canonicalize --split-input-file | FileCheck %s --check-prefix=ROWS2
 // RUN: rnn-opt %s --rnn-overlap-input-projection="rows=2" --canonicalize --split-input-file | FileCheck %s --check-prefix=MIN4
 // RUN: rnn-opt %s --rnn-overlap-input-projection="max-kernel-bytes=4095" --canonicalize --split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: rnn-opt %s --rnn-overlap-input-projection="piece-lanes=8" --canonicalize --split-input-file | FileCheck %s --check-prefix=LANES8
 
 /// Batch 1, 32 steps, the hoisted projection [32, 16] x [16, 64] read one
 /// row per step. N = 64 makes pieces of 16 columns for 4 rows (8 rows
 /// would leave 8 columns, less than a vector). A ring of 2 x 4 rows: the
 /// first 4 rows are projected before the loop; steps [0, 28) read row
 /// t % 8, copy it out, and compute piece t % 4 (columns 16 (t % 4)) of rows
-/// 4 (t / 4 + 1) into the other half, next to the recurrent matmul (both
-/// marked to share a loop over k); steps [28, 32) only read the ring.
+/// 4 (t / 4 + 1) into the other half, paired with the recurrent matmul in
+/// one rnn.shared_k_matmuls; steps [28, 32) only read the ring.
 
 // CHECK-LABEL: func.func @batch1
 // CHECK-SAME: (%[[X:[^:]+]]: tensor<32x16xf32>, %[[WI:[^:]+]]: tensor<16x64xf32>, %[[WH:[^:]+]]: tensor<16x64xf32>
@@ -42,16 +43,16 @@
 // CHECK:   %[[KERNEL:.*]] = tensor.extract_slice %[[WI]][0, %[[COLUMN]]] [16, 16] [1, 1] : tensor<16x64xf32> to tensor<16x16xf32>
 // CHECK:   %[[DEST:.*]] = tensor.extract_slice %[[R]][%[[HALF]], %[[COLUMN]]] [4, 16] [1, 1] : tensor<8x64xf32> to tensor<4x16xf32>
 // CHECK:   %[[INIT:.*]] = linalg.fill {{.*}} outs(%[[DEST]] : tensor<4x16xf32>)
-// CHECK:   %[[PIECE_ROWS:.*]] = linalg.matmul {rnn.fuse_k_loops = [[GROUP_ID:[0-9]+]] : i64} ins(%[[INPUT]], %[[KERNEL]] : tensor<4x16xf32>, tensor<16x16xf32>) outs(%[[INIT]]
+// CHECK:   %[[PIECE_ROWS:[^,]*]], %[[GATES:[^ ]*]] = rnn.shared_k_matmuls ins(%[[INPUT]], %[[KERNEL]] : tensor<4x16xf32>, tensor<16x16xf32>) outs(%[[INIT]] : tensor<4x16xf32>), ins(%[[H]], %[[WH]] : tensor<1x16xf32>, tensor<16x64xf32>) outs(%{{.*}} : tensor<1x64xf32>)
 // CHECK:   %[[UPDATED:.*]] = tensor.insert_slice %[[PIECE_ROWS]] into %[[R]][%[[HALF]], %[[COLUMN]]] [4, 16] [1, 1]
-// CHECK:   %[[GATES:.*]] = linalg.matmul {rnn.fuse_k_loops = [[GROUP_ID]] : i64} ins(%[[H]], %[[WH]] : tensor<1x16xf32>, tensor<16x64xf32>)
 // CHECK:   linalg.add ins(%[[COPY]], %[[GATES]] : tensor<1x64xf32>, tensor<1x64xf32>)
 // CHECK:   scf.yield %{{.*}}, %[[UPDATED]] : tensor<1x16xf32>, tensor<8x64xf32>
 // CHECK: %[[LAST:.*]] = scf.for %[[U:.*]] = %[[C28]] to %[[C32]] step %[[C1]] iter_args(%{{.*}} = %[[MAIN]]#0)
 // CHECK:   %[[LAST_AT:.*]] = arith.remui %[[U]], %[[C8]] : index
 // CHECK:   %[[LAST_ROW:.*]] = tensor.extract_slice %[[MAIN]]#1[%[[LAST_AT]], 0] [1, 64] [1, 1]
-// CHECK-NOT: rnn.fuse_k_loops
-// CHECK:   linalg.add ins(%[[LAST_ROW]], %{{.*}} : tensor<1x64xf32>, tensor<1x64xf32>)
+// CHECK-NOT: rnn.shared_k_matmuls
+// CHECK:   %[[LAST_GATES:.*]] = linalg.matmul ins(%{{.*}}, %[[WH]] : tensor<1x16xf32>, tensor<16x64xf32>)
+// CHECK:   linalg.add ins(%[[LAST_ROW]], %[[LAST_GATES]] : tensor<1x64xf32>, tensor<1x64xf32>)
 // CHECK: return %[[LAST]]
 // CHECK-NOT: tensor<32x64xf32>
 
@@ -59,18 +60,26 @@
 /// a last loop of 2 steps.
 // ROWS2-LABEL: func.func @batch1
 // ROWS2: tensor.empty() : tensor<4x64xf32>
-// ROWS2: linalg.matmul {rnn.fuse_k_loops = {{[0-9]+}} : i64} ins(%{{.*}}, %{{.*}} : tensor<2x16xf32>, tensor<16x32xf32>)
+// ROWS2: rnn.shared_k_matmuls ins(%{{.*}}, %{{.*}} : tensor<2x16xf32>, tensor<16x32xf32>)
 // ROWS2: scf.for %{{.*}} = %c30 to %c32
+
+/// With pieces of at least 8 columns (a vector of 8 floats), 8 rows fit:
+/// pieces of 8 columns for 8 rows, a ring of 16 rows, a last loop of 8
+/// steps.
+// LANES8-LABEL: func.func @batch1
+// LANES8: tensor.empty() : tensor<16x64xf32>
+// LANES8: rnn.shared_k_matmuls ins(%{{.*}}, %{{.*}} : tensor<8x16xf32>, tensor<16x8xf32>)
+// LANES8: scf.for %{{.*}} = %c24 to %c32
 
 /// Groups of 2 rows are fewer than min-rows (4 by default): one projection.
 // MIN4-LABEL: func.func @batch1
 // MIN4: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x16xf32>, tensor<16x64xf32>)
-// MIN4-NOT: rnn.fuse_k_loops
+// MIN4-NOT: rnn.shared_k_matmuls
 
 /// Kernels larger than max-kernel-bytes (4 KiB here) keep one projection.
 // SMALL-LABEL: func.func @batch1
 // SMALL: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x16xf32>, tensor<16x64xf32>)
-// SMALL-NOT: rnn.fuse_k_loops
+// SMALL-NOT: rnn.shared_k_matmuls
 func.func @batch1(%x: tensor<32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>, %h0: tensor<1x16xf32>) -> tensor<1x16xf32> {
   %zero = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
@@ -100,7 +109,7 @@ func.func @batch1(%x: tensor<32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x
 /// phases of zero-padded rows share theirs).
 
 // CHECK-LABEL: func.func @negative_reversed
-// CHECK-NOT: rnn.fuse_k_loops
+// CHECK-NOT: rnn.shared_k_matmuls
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x16xf32>, tensor<16x64xf32>)
 func.func @negative_reversed(%x: tensor<32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>, %h0: tensor<1x16xf32>) -> tensor<1x16xf32> {
   %zero = arith.constant 0.0 : f32
@@ -126,7 +135,7 @@ func.func @negative_reversed(%x: tensor<32x16xf32>, %wi: tensor<16x64xf32>, %wh:
 }
 
 // CHECK-LABEL: func.func @negative_other_depth
-// CHECK-NOT: rnn.fuse_k_loops
+// CHECK-NOT: rnn.shared_k_matmuls
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x16xf32>, tensor<16x64xf32>)
 func.func @negative_other_depth(%x: tensor<32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<8x64xf32>, %h0: tensor<1x8xf32>) -> tensor<1x8xf32> {
   %zero = arith.constant 0.0 : f32
@@ -150,7 +159,7 @@ func.func @negative_other_depth(%x: tensor<32x16xf32>, %wi: tensor<16x64xf32>, %
 }
 
 // CHECK-LABEL: func.func @negative_three_steps
-// CHECK-NOT: rnn.fuse_k_loops
+// CHECK-NOT: rnn.shared_k_matmuls
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<3x16xf32>, tensor<16x64xf32>)
 func.func @negative_three_steps(%x: tensor<3x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>, %h0: tensor<1x16xf32>) -> tensor<1x16xf32> {
   %zero = arith.constant 0.0 : f32
@@ -174,7 +183,7 @@ func.func @negative_three_steps(%x: tensor<3x16xf32>, %wi: tensor<16x64xf32>, %w
 }
 
 // CHECK-LABEL: func.func @negative_shared_kernel
-// CHECK-NOT: rnn.fuse_k_loops
+// CHECK-NOT: rnn.shared_k_matmuls
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x16xf32>, tensor<16x64xf32>)
 func.func @negative_shared_kernel(%x: tensor<32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>, %h0: tensor<1x16xf32>, %other: tensor<4x16xf32>, %acc: tensor<4x64xf32>) -> (tensor<1x16xf32>, tensor<4x64xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -208,10 +217,9 @@ func.func @negative_shared_kernel(%x: tensor<32x16xf32>, %wi: tensor<16x64xf32>,
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x16xf32>, tensor<16x64xbf16>) outs(%{{.*}} : tensor<4x64xf32>)
 // CHECK: scf.for
 // CHECK:   %[[KERNEL:.*]] = tensor.extract_slice %{{.*}}[0, %{{.*}}] [16, 16] [1, 1] : tensor<16x64xbf16> to tensor<16x16xbf16>
-// CHECK:   linalg.matmul {rnn.fuse_k_loops = [[ID:[0-9]+]] : i64} ins(%{{.*}}, %[[KERNEL]] : tensor<4x16xf32>, tensor<16x16xbf16>) outs(%{{.*}} : tensor<4x16xf32>)
-// CHECK:   linalg.matmul {rnn.fuse_k_loops = [[ID]] : i64} ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x64xbf16>)
+// CHECK:   rnn.shared_k_matmuls ins(%{{.*}}, %[[KERNEL]] : tensor<4x16xf32>, tensor<16x16xbf16>) outs(%{{.*}} : tensor<4x16xf32>), ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x64xbf16>)
 // SMALL-LABEL: func.func @batch1_bf16
-// SMALL: rnn.fuse_k_loops
+// SMALL: rnn.shared_k_matmuls
 func.func @batch1_bf16(%x: tensor<32x16xf32>, %wi: tensor<16x64xbf16>, %wh: tensor<16x64xbf16>, %h0: tensor<1x16xf32>) -> tensor<1x16xf32> {
   %zero = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index

@@ -1,6 +1,7 @@
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=8 tile-n=32" --canonicalize --loop-invariant-subset-hoisting --canonicalize --split-input-file | FileCheck %s
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=32 bf16-dot=true" --split-input-file | FileCheck %s --check-prefix=DOT
+// RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16 vector-lanes=4" --split-input-file | FileCheck %s --check-prefix=LANES4
 
 /// A 16x256 by 256x1024 matmul: 8x32 register blocks, column blocks
 /// outermost, a loop over k with one rank-1 vector.contract per step, the
@@ -85,8 +86,8 @@ func.func @zero_accumulator(%h: tensor<16x64xf32>, %w: tensor<64x128xf32>) -> te
 
 // -----
 
-/// A pair marked `rnn.fuse_k_loops` (a piece of the input projection and
-/// the recurrent matrix-vector product of one step) shares its loops: each
+/// An `rnn.shared_k_matmuls` (a piece of the input projection and the
+/// recurrent matrix-vector product of one step) shares its loops: each
 /// gets half of a block's accumulators and the same number of column
 /// blocks (2: 4 x 32 and 1 x 128 here; 8 of 4 x 8 and 1 x 32 with the
 /// small blocks, where 16 lanes would not divide 8 columns), and one loop
@@ -109,24 +110,31 @@ func.func @zero_accumulator(%h: tensor<16x64xf32>, %w: tensor<64x128xf32>) -> te
 // SMALL: vector.contract {{.*}} : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
 func.func @shared_k_loop(%x: tensor<4x16xf32>, %wi: tensor<16x256xf32>, %col: index, %h: tensor<1x16xf32>, %wh: tensor<16x256xf32>, %p: tensor<4x64xf32>, %g: tensor<1x256xf32>, %first: tensor<4x256xf32>) -> (tensor<4x64xf32>, tensor<1x256xf32>, tensor<4x256xf32>) {
   %piece = tensor.extract_slice %wi[0, %col] [16, 64] [1, 1] : tensor<16x256xf32> to tensor<16x64xf32>
-  %0 = linalg.matmul {rnn.fuse_k_loops = 0 : i64} ins(%x, %piece : tensor<4x16xf32>, tensor<16x64xf32>) outs(%p : tensor<4x64xf32>) -> tensor<4x64xf32>
-  %1 = linalg.matmul {rnn.fuse_k_loops = 0 : i64} ins(%h, %wh : tensor<1x16xf32>, tensor<16x256xf32>) outs(%g : tensor<1x256xf32>) -> tensor<1x256xf32>
+  %0:2 = rnn.shared_k_matmuls ins(%x, %piece : tensor<4x16xf32>, tensor<16x64xf32>) outs(%p : tensor<4x64xf32>), ins(%h, %wh : tensor<1x16xf32>, tensor<16x256xf32>) outs(%g : tensor<1x256xf32>)
   %2 = linalg.matmul ins(%x, %wi : tensor<4x16xf32>, tensor<16x256xf32>) outs(%first : tensor<4x256xf32>) -> tensor<4x256xf32>
-  return %0, %1, %2 : tensor<4x64xf32>, tensor<1x256xf32>, tensor<4x256xf32>
+  return %0#0, %0#1, %2 : tensor<4x64xf32>, tensor<1x256xf32>, tensor<4x256xf32>
 }
 
 // -----
 
-/// A marked pair of different depths cannot share a loop over k: each is
-/// vectorized on its own.
+/// A pair whose columns do not split into whole vectors (here 4 columns
+/// beside 16, with vectors of 16 floats, or half vectors of 8) is
+/// vectorized as two matmuls, the piece too narrow for a block of its own;
+/// with vectors of 4 floats (vector-lanes=4) it shares one loop over k.
 
-// CHECK-LABEL: func.func @negative_shared_other_depth
-// CHECK: scf.for {{.*}} -> (vector<4x64xf32>)
-// CHECK: scf.for {{.*}} -> (vector<1x256xf32>)
-func.func @negative_shared_other_depth(%x: tensor<4x8xf32>, %wi: tensor<8x64xf32>, %h: tensor<1x16xf32>, %wh: tensor<16x256xf32>, %p: tensor<4x64xf32>, %g: tensor<1x256xf32>) -> (tensor<4x64xf32>, tensor<1x256xf32>) {
-  %0 = linalg.matmul {rnn.fuse_k_loops = 0 : i64} ins(%x, %wi : tensor<4x8xf32>, tensor<8x64xf32>) outs(%p : tensor<4x64xf32>) -> tensor<4x64xf32>
-  %1 = linalg.matmul {rnn.fuse_k_loops = 0 : i64} ins(%h, %wh : tensor<1x16xf32>, tensor<16x256xf32>) outs(%g : tensor<1x256xf32>) -> tensor<1x256xf32>
-  return %0, %1 : tensor<4x64xf32>, tensor<1x256xf32>
+// SMALL-LABEL: func.func @shared_k_loop_narrow
+// SMALL: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x16xf32>, tensor<16x4xf32>)
+// SMALL: vector.contract {{.*}} : vector<1x1xf32>, vector<1x16xf32> into vector<1x16xf32>
+// SMALL-NOT: rnn.shared_k_matmuls
+// LANES4-LABEL: func.func @shared_k_loop_narrow
+// LANES4: scf.for
+// LANES4:   vector.contract {{.*}} : vector<4x1xf32>, vector<1x4xf32> into vector<4x4xf32>
+// LANES4-NOT: scf.for
+// LANES4:   vector.contract {{.*}} : vector<1x1xf32>, vector<1x16xf32> into vector<1x16xf32>
+// LANES4-NOT: linalg.matmul
+func.func @shared_k_loop_narrow(%x: tensor<4x16xf32>, %wi: tensor<16x4xf32>, %h: tensor<1x16xf32>, %wh: tensor<16x16xf32>, %p: tensor<4x4xf32>, %g: tensor<1x16xf32>) -> (tensor<4x4xf32>, tensor<1x16xf32>) {
+  %0:2 = rnn.shared_k_matmuls ins(%x, %wi : tensor<4x16xf32>, tensor<16x4xf32>) outs(%p : tensor<4x4xf32>), ins(%h, %wh : tensor<1x16xf32>, tensor<16x16xf32>) outs(%g : tensor<1x16xf32>)
+  return %0#0, %0#1 : tensor<4x4xf32>, tensor<1x16xf32>
 }
 
 // -----

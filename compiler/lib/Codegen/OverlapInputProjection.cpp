@@ -4,8 +4,9 @@
 // bound by streaming the recurrent weights, while the hoisted projection of
 // the input runs at the FMA peak before the loop. One after the other, the
 // two leave each other's unit idle. This pass moves the projection into the
-// loop, a piece per step, next to the recurrent matmul, which
-// `--rnn-vectorize-matmuls` then fuses into the same loop over k.
+// loop, a piece per step, paired with the recurrent matmul in one
+// `rnn.shared_k_matmuls`, which `--rnn-vectorize-matmuls` runs as one loop
+// over k.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "rnn/IR/RNNOps.h"
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNOVERLAPINPUTPROJECTIONPASS
@@ -37,10 +39,6 @@ struct Candidate {
   scf::ForOp loop;                ///< 0 to T step 1
   int64_t rows;                   ///< projected together
 };
-
-/// Columns a piece has at least per row: a vector of 16 floats (AVX-512),
-/// or several of 8 (AVX2) or 4 (NEON).
-constexpr int64_t kPieceLanes = 16;
 
 /// Whether `slice` takes exactly the row `iv` of a sequence of rows shaped
 /// [1, ..., T, ..., 1, N].
@@ -66,7 +64,8 @@ bool takesRow(tensor::ExtractSliceOp slice, Value iv, int64_t steps,
 }
 
 std::optional<Candidate> match(linalg::MatmulOp projection, int64_t rows,
-                               int64_t minRows, int64_t maxKernelBytes) {
+                               int64_t minRows, int64_t pieceLanes,
+                               int64_t maxKernelBytes) {
   auto lhs = dyn_cast<RankedTensorType>(projection.getInputs()[0].getType());
   auto kernel = dyn_cast<RankedTensorType>(projection.getInputs()[1].getType());
   if (!lhs || !kernel || !lhs.hasStaticShape() || !kernel.hasStaticShape() ||
@@ -82,9 +81,9 @@ std::optional<Candidate> match(linalg::MatmulOp projection, int64_t rows,
   // of zero-padded rows) would then have to share.
   if (!projection.getInputs()[1].hasOneUse())
     return std::nullopt;
-  // As many rows as fit, each piece at least a 16-float vector per row, and
-  // the first group, projected before the loop, at most a quarter of it.
-  while (rows > 1 && (columns % (rows * kPieceLanes) != 0 ||
+  // As many rows as fit, each piece at least a vector per row, and the
+  // first group, projected before the loop, at most a quarter of it.
+  while (rows > 1 && (columns % (rows * pieceLanes) != 0 ||
                       steps % rows != 0 || steps < 4 * rows))
     rows /= 2;
   if (rows < std::max<int64_t>(minRows, 2))
@@ -132,13 +131,12 @@ struct PieceBuilder {
     return arith::ConstantIndexOp::create(b, loc, value);
   }
 
-  /// Writes input rows [first, first + rows) times kernel columns
-  /// [column, column + width) into `ring` at [ringRow, column]; returns the
-  /// updated ring and the matmul.
-  std::pair<Value, linalg::MatmulOp> project(Value ring, OpFoldResult first,
-                                             OpFoldResult ringRow,
-                                             OpFoldResult column,
-                                             int64_t width) {
+  /// The operands of input rows [first, first + rows) times kernel columns
+  /// [column, column + width) written at [ringRow, column] of `ring`: the
+  /// rows, the kernel's columns, and the zero-filled block of the ring.
+  std::array<Value, 3> piece(Value ring, OpFoldResult first,
+                             OpFoldResult ringRow, OpFoldResult column,
+                             int64_t width) {
     auto inputType = cast<RankedTensorType>(input.getType());
     auto kernelType = cast<RankedTensorType>(kernel.getType());
     Type element = inputType.getElementType();
@@ -158,17 +156,37 @@ struct PieceBuilder {
           ArrayRef<OpFoldResult>{b.getIndexAttr(0), column},
           ArrayRef<OpFoldResult>{b.getIndexAttr(depth), b.getIndexAttr(width)},
           unit);
-    SmallVector<OpFoldResult> offsets{ringRow, column};
-    SmallVector<OpFoldResult> sizes{b.getIndexAttr(rows),
-                                    b.getIndexAttr(width)};
     auto tileType = RankedTensorType::get({rows, width}, element);
-    Value target = tensor::ExtractSliceOp::create(b, loc, tileType, ring,
-                                                  offsets, sizes, unit);
-    linalg::MatmulOp matmul =
-        rnn::createMatmulFromZero(b, loc, block, weights, target);
-    Value updated = tensor::InsertSliceOp::create(b, loc, matmul.getResult(0),
-                                                  ring, offsets, sizes, unit);
-    return {updated, matmul};
+    Value target = tensor::ExtractSliceOp::create(
+        b, loc, tileType, ring, ArrayRef<OpFoldResult>{ringRow, column},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(width)},
+        unit);
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+    Value init = linalg::FillOp::create(b, loc, zero, target).getResult(0);
+    return {block, weights, init};
+  }
+
+  /// `ring` with the piece `product` written at [ringRow, column].
+  Value insert(Value ring, Value product, OpFoldResult ringRow,
+               OpFoldResult column) {
+    int64_t width = cast<RankedTensorType>(product.getType()).getDimSize(1);
+    SmallVector<OpFoldResult> unit(2, b.getIndexAttr(1));
+    return tensor::InsertSliceOp::create(
+        b, loc, product, ring, ArrayRef<OpFoldResult>{ringRow, column},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(width)},
+        unit);
+  }
+
+  /// Input rows [first, first + rows) times kernel columns [column, column
+  /// + width), as a matmul of its own, written into `ring`.
+  Value project(Value ring, OpFoldResult first, OpFoldResult ringRow,
+                OpFoldResult column, int64_t width) {
+    auto [block, weights, init] = piece(ring, first, ringRow, column, width);
+    Value product =
+        linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
+                                 ValueRange{block, weights}, ValueRange{init})
+            .getResult(0);
+    return insert(ring, product, ringRow, column);
   }
 
   /// Row `step` of the projection: row step % (2 rows) of the ring.
@@ -185,21 +203,20 @@ struct PieceBuilder {
 
 /// Clones the body of `candidate`'s loop at `b`'s position, all but the
 /// projection's row (which `mapping` must map), and returns what it yields.
-/// `beforeRecurrent`, if given, runs just before the recurrent matmul is
-/// cloned and returns the `rnn.fuse_k_loops` mark for the clone.
+/// `pairRecurrent`, if given, replaces the clone of the recurrent matmul:
+/// it must map the matmul's result in `mapping`.
 SmallVector<Value>
 cloneStep(OpBuilder &b, Candidate candidate, IRMapping &mapping,
-          function_ref<Attribute()> beforeRecurrent = nullptr) {
+          function_ref<void(linalg::MatmulOp)> pairRecurrent = nullptr) {
   Block *body = candidate.loop.getBody();
   for (Operation &op : body->without_terminator()) {
     if (&op == candidate.slice.getOperation())
       continue;
-    Attribute mark;
-    if (beforeRecurrent && &op == candidate.recurrent.getOperation())
-      mark = beforeRecurrent();
-    Operation *clone = b.clone(op, mapping);
-    if (mark)
-      clone->setAttr(rnn::kFuseKLoopsAttrName, mark);
+    if (pairRecurrent && &op == candidate.recurrent.getOperation()) {
+      pairRecurrent(candidate.recurrent);
+      continue;
+    }
+    b.clone(op, mapping);
   }
   return llvm::map_to_vector(
       body->getTerminator()->getOperands(),
@@ -211,14 +228,13 @@ struct RNNOverlapInputProjectionPass
           RNNOverlapInputProjectionPass> {
   using RNNOverlapInputProjectionPassBase::RNNOverlapInputProjectionPassBase;
 
-  int64_t nextGroup = 0;
-
   void runOnOperation() override {
     if (rows < 2)
       return;
     SmallVector<Candidate> candidates;
     getOperation()->walk([&](linalg::MatmulOp op) {
-      if (std::optional<Candidate> found = match(op, rows, minRows, maxKernelBytes))
+      if (std::optional<Candidate> found =
+              match(op, rows, minRows, pieceLanes, maxKernelBytes))
         candidates.push_back(*found);
     });
     for (Candidate &candidate : candidates)
@@ -244,10 +260,8 @@ struct RNNOverlapInputProjectionPass
                         candidate.projection.getInputs()[1], rows};
     Value ring = tensor::EmptyOp::create(b, loc, {2 * rows, columns},
                                          product.getElementType());
-    ring = pieces
-               .project(ring, b.getIndexAttr(0), b.getIndexAttr(0),
-                        b.getIndexAttr(0), columns)
-               .first;
+    ring = pieces.project(ring, b.getIndexAttr(0), b.getIndexAttr(0),
+                          b.getIndexAttr(0), columns);
     auto rowType = candidate.slice.getType();
 
     // Steps [0, T - rows), each with a piece of the next group.
@@ -285,14 +299,19 @@ struct RNNOverlapInputProjectionPass
       mapping.map(loop.getRegionIterArgs(),
                   overlapped.getRegionIterArgs().drop_back());
       mapping.map(candidate.slice.getResult(), copy);
-      auto groupAttr = b.getI64IntegerAttr(nextGroup++);
+      // The piece and the recurrent matmul, of one depth, in one loop
+      // over k.
       SmallVector<Value> yielded =
-          cloneStep(b, candidate, mapping, [&]() -> Attribute {
-            auto [updated, piece] =
-                pieces.project(ringArg, first, half, column, width);
-            ringArg = updated;
-            piece->setAttr(rnn::kFuseKLoopsAttrName, groupAttr);
-            return groupAttr;
+          cloneStep(b, candidate, mapping, [&](linalg::MatmulOp recurrent) {
+            auto [block, weights, init] =
+                pieces.piece(ringArg, first, half, column, width);
+            auto pair = rnn::SharedKMatmulsOp::create(
+                b, recurrent.getLoc(), block, weights, init,
+                mapping.lookupOrDefault(recurrent.getInputs()[0]),
+                mapping.lookupOrDefault(recurrent.getInputs()[1]),
+                mapping.lookupOrDefault(recurrent.getOutputs()[0]));
+            ringArg = pieces.insert(ringArg, pair.getFirst(), half, column);
+            mapping.map(recurrent.getResult(0), pair.getSecond());
           });
       yielded.push_back(ringArg);
       scf::YieldOp::create(b, loc, yielded);

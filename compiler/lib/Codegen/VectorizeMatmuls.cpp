@@ -13,7 +13,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/PatternMatch.h"
-#include "rnn/IR/RNNDialect.h"
+#include "rnn/IR/RNNOps.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::rnn {
@@ -382,11 +382,15 @@ vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
 
 /// Columns per block for matmuls that share their loops: every matmul gets
 /// the same number of column blocks, as few as keep its accumulators
-/// (rows x columns) within its share of a block's, in whole vectors.
+/// (rows x columns) within its share of a block's, in whole vectors of
+/// `vectorLanes`, else in half vectors.
 std::optional<SmallVector<int64_t>>
-sharedColumnBlocks(ArrayRef<linalg::MatmulOp> group, int64_t accumulators) {
+sharedColumnBlocks(ArrayRef<linalg::MatmulOp> group, int64_t accumulators,
+                   int64_t vectorLanes) {
   int64_t share = accumulators / static_cast<int64_t>(group.size());
-  for (int64_t lanes : {16, 8}) {
+  for (int64_t lanes : {vectorLanes, vectorLanes / 2}) {
+    if (lanes < 1)
+      continue;
     for (int64_t blocks = 1;; ++blocks) {
       SmallVector<int64_t> widths;
       bool fits = true, possible = false;
@@ -405,6 +409,22 @@ sharedColumnBlocks(ArrayRef<linalg::MatmulOp> group, int64_t accumulators) {
     }
   }
   return std::nullopt;
+}
+
+/// Replaces `pair` by its two products as `linalg.matmul`s, in its place.
+std::array<linalg::MatmulOp, 2> expandPair(RewriterBase &rewriter,
+                                           rnn::SharedKMatmulsOp pair) {
+  rewriter.setInsertionPoint(pair);
+  auto product = [&](Value lhs, Value rhs, Value acc) {
+    return linalg::MatmulOp::create(rewriter, pair.getLoc(),
+                                    TypeRange{acc.getType()},
+                                    ValueRange{lhs, rhs}, ValueRange{acc});
+  };
+  std::array<linalg::MatmulOp, 2> matmuls{
+      product(pair.getFirstLhs(), pair.getFirstRhs(), pair.getFirstAcc()),
+      product(pair.getSecondLhs(), pair.getSecondRhs(), pair.getSecondAcc())};
+  rewriter.replaceOp(pair, {matmuls[0].getResult(0), matmuls[1].getResult(0)});
+  return matmuls;
 }
 
 /// The sweep order of each matmul that reads weights read again: by another
@@ -438,6 +458,14 @@ struct RNNVectorizeMatmulsPass
   using RNNVectorizeMatmulsPassBase::RNNVectorizeMatmulsPassBase;
 
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    // Pairs that share their loop over k become two matmuls, which are
+    // tiled alike and then fused loop by loop (column blocks, row blocks,
+    // k).
+    SmallVector<std::array<linalg::MatmulOp, 2>> pairs;
+    getOperation()->walk([&](rnn::SharedKMatmulsOp pair) {
+      pairs.push_back(expandPair(rewriter, pair));
+    });
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation()->walk([&](linalg::MatmulOp op) {
       auto result = dyn_cast<RankedTensorType>(op.getResultTypes().front());
@@ -452,25 +480,14 @@ struct RNNVectorizeMatmulsPass
         return it->second;
       return std::nullopt;
     };
-    IRRewriter rewriter(&getContext());
-    // Matmuls marked to share their loop over k are tiled alike and then
-    // fused loop by loop (column blocks, row blocks, k).
-    llvm::MapVector<std::pair<Block *, Attribute>,
-                    SmallVector<linalg::MatmulOp>>
-        shared;
-    for (linalg::MatmulOp op : matmuls)
-      if (Attribute group = op->getAttr(rnn::kFuseKLoopsAttrName))
-        shared[{op->getBlock(), group}].push_back(op);
     llvm::SmallPtrSet<Operation *, 8> done;
     // Column widths of the weights read by shared loops: other matmuls
     // reading the same weights use them too, so the weights are packed
     // once, for all their readers.
     llvm::DenseMap<Value, int64_t> weightWidths;
-    for (auto &[key, group] : shared) {
-      std::optional<SmallVector<int64_t>> widths;
-      if (group.size() == 2 && group[0].getStaticLoopRanges()[2] ==
-                                   group[1].getStaticLoopRanges()[2])
-        widths = sharedColumnBlocks(group, tileM * tileN);
+    for (std::array<linalg::MatmulOp, 2> &group : pairs) {
+      std::optional<SmallVector<int64_t>> widths =
+          sharedColumnBlocks(group, tileM * tileN, vectorLanes);
       if (!widths)
         continue;
       SmallVector<SmallVector<scf::ForOp>> nests;

@@ -281,12 +281,19 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   codegen.alternateSweeps =
       !loaded.model.stream && !splitsParallelRows(loaded.model);
   // CompileOptions' override of the vector block (the equivalence suite's
-  // AVX-512 block on any host).
-  if (codegen.path == CodegenPath::LLVM && !codegen.scalarMatmuls) {
+  // AVX-512 block on any host). It brings the rest of AVX-512's kernel
+  // along, CodegenOptions' defaults: 16-lane pieces and shared loops, and
+  // the batch-1 overlap.
+  if (codegen.path == CodegenPath::LLVM && !codegen.scalarMatmuls &&
+      (options.blockRows || options.blockColumns)) {
+    CodegenOptions avx512;
     if (options.blockRows)
       codegen.blockRows = options.blockRows;
     if (options.blockColumns)
       codegen.blockColumns = options.blockColumns;
+    codegen.vectorLanes = avx512.vectorLanes;
+    codegen.overlapInputProjection = avx512.overlapInputProjection;
+    codegen.overlapCacheBytes = avx512.overlapCacheBytes;
   }
   // <name>_run_parallel's tasks on a static batch: an entry point per
   // part's rows, built from the same spec and weights (the constants are

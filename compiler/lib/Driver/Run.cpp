@@ -57,11 +57,9 @@ std::vector<ModelInput> modelInputs(const spec::Model &model) {
       if (layer.isBidirectional())
         base += dir == 0 ? "/forward" : "/backward";
       std::vector<spec::Shape> shapes = spec::layerCarryShapes(model, k, dir);
-      std::vector<std::string> names = rnn->cell.hasCellState()
-                                           ? std::vector<std::string>{"c", "h"}
-                                           : std::vector<std::string>{"h"};
-      for (auto [shape, name] : llvm::zip(shapes, names))
-        inputs.push_back({base + "/" + name, shape, ModelInput::Float});
+      for (auto [shape, name] :
+           llvm::zip(shapes, spec::describe(rnn->cell.kind).carries))
+        inputs.push_back({base + "/" + name.str(), shape, ModelInput::Float});
     }
   }
   return inputs;
@@ -370,11 +368,9 @@ void rnnc::printModelArrays(llvm::raw_ostream &os,
       if (layer.isBidirectional())
         base += dir == 0 ? "/forward" : "/backward";
       std::vector<spec::Shape> shapes = spec::layerCarryShapes(model, k, dir);
-      StringRef names[] = {"c", "h"};
-      for (auto [i, shape] : llvm::enumerate(shapes))
-        outputs.push_back({base + "/" +
-                               (shapes.size() == 2 ? names[i] : "h").str(),
-                           "float32", shape});
+      for (auto [shape, name] :
+           llvm::zip(shapes, spec::describe(rnn->cell.kind).carries))
+        outputs.push_back({base + "/" + name.str(), "float32", shape});
     }
   }
   size_t width = 0;

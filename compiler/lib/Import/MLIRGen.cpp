@@ -178,10 +178,8 @@ private:
   }
 
   /// Names of one direction's carry parts ("c", "h" or just "h").
-  static SmallVector<StringRef, 2> carryNames(const Cell &cell) {
-    if (cell.hasCellState())
-      return {"c", "h"};
-    return {"h"};
+  static ArrayRef<StringRef> carryNames(const Cell &cell) {
+    return describe(cell.kind).carries;
   }
 
   /// A tensor of exactly `shape` (carry shapes include the batch dims).
@@ -297,58 +295,62 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
   Value bh = weights.bh ? paramConstant(*weights.bh, dtype, loc) : Value();
   builder.setInsertionPointToStart(block);
 
-  auto gate = rnn::ActivationAttr::get(&ctx, toActivation(cell.gateFn));
-  auto act = rnn::ActivationAttr::get(&ctx, toActivation(cell.activationFn));
+  // Every cell op takes `input, carries..., wi, wh, bi?, bh?` and returns
+  // the new carries; the options its kind takes are attributes of the same
+  // name (CellKinds.h).
+  const CellKindInfo &kind = describe(cell.kind);
+  OperationState state(loc, kind.opName);
+  assert(state.name.isRegistered() && "a cell kind names an unknown op");
+  state.addOperands(input);
+  state.addOperands(block->getArguments().take_front(carries.size()));
+  state.addOperands({wi, wh});
+  if (bi)
+    state.addOperands(bi);
+  if (bh)
+    state.addOperands(bh);
+  // One operand each for input, the carries, wi and wh; biases optional.
+  SmallVector<int32_t> segments(carries.size() + 3, 1);
+  segments.append({bi ? 1 : 0, bh ? 1 : 0});
+  state.addAttribute(
+      OpTrait::AttrSizedOperandSegments<void>::getOperandSegmentSizeAttr(),
+      builder.getDenseI32ArrayAttr(segments));
+  for (const Shape &shape : carries)
+    state.addTypes(f32Tensor(shape));
+
+  // A name the op does not declare would be a discardable attribute that
+  // silently changes nothing.
+  auto setAttr = [&](StringRef name, Attribute value) {
+    assert(
+        llvm::any_of(state.name.getAttributeNames(),
+                     [&](StringAttr own) { return own.getValue() == name; }) &&
+        "a cell option that is not an attribute of its op");
+    state.addAttribute(name, value);
+  };
+  auto activation = [&](spec::Activation fn) {
+    return rnn::ActivationAttr::get(&ctx, toActivation(fn));
+  };
+  if (kind.takes("gate_fn"))
+    setAttr("gate_fn", activation(cell.gateFn));
+  if (kind.takes("activation_fn"))
+    setAttr("activation_fn", activation(cell.activationFn));
+  if (kind.takes("reset_gate"))
+    setAttr("reset_gate", builder.getBoolAttr(cell.resetGate));
+  if (kind.takes("residual") && cell.residual)
+    setAttr("residual", builder.getUnitAttr());
   // dtype bfloat16: Flax's bf16 compute, with the carries in param_dtype
   // (initialize_carry's type); absent for float32 compute.
-  TypeAttr compute, carryType;
   if (cell.dtype == spec::ParamDtype::BFloat16) {
-    compute = TypeAttr::get(builder.getBF16Type());
-    carryType =
-        TypeAttr::get(cell.paramDtype == spec::ParamDtype::BFloat16
-                          ? Type(builder.getBF16Type())
-                          : Type(builder.getF32Type()));
+    setAttr("compute_type", TypeAttr::get(builder.getBF16Type()));
+    setAttr("carry_type",
+            TypeAttr::get(cell.paramDtype == spec::ParamDtype::BFloat16
+                              ? Type(builder.getBF16Type())
+                              : Type(builder.getF32Type())));
   }
   // activations: dynamic: int8 dot products on activations quantized per
   // row at every step.
-  UnitAttr dynamic = cell.int8Activations ? builder.getUnitAttr() : UnitAttr();
-  SmallVector<Value, 2> next;
-  Value h = block->getArgument(carries.size() - 1);
-  switch (cell.kind) {
-  case CellKind::LSTM:
-  case CellKind::OptimizedLSTM: {
-    auto op = rnn::LSTMCellOp::create(builder, loc, input, block->getArgument(0),
-                                      h, wi, wh, bi, bh, gate, act, compute,
-                                      carryType, dynamic);
-    next = {op.getNewC(), op.getNewH()};
-    break;
-  }
-  case CellKind::GRU:
-    next = {rnn::GRUCellOp::create(builder, loc, input, h, wi, wh, bi, bh,
-                                   gate, act, compute, carryType, dynamic)
-                .getNewH()};
-    break;
-  case CellKind::MGU:
-    next = {rnn::MGUCellOp::create(builder, loc, input, h, wi, wh, bi, bh,
-                                   gate, act,
-                                   builder.getBoolAttr(cell.resetGate), compute,
-                                   carryType, dynamic)
-                .getNewH()};
-    break;
-  case CellKind::Simple:
-    next = {rnn::SimpleCellOp::create(
-                builder, loc, input, h, wi, wh, bi, bh, act,
-                cell.residual ? builder.getUnitAttr() : UnitAttr(), compute,
-                carryType, dynamic)
-                .getNewH()};
-    break;
-  case CellKind::ConvLSTM: {
-    auto op = rnn::ConvLSTMCellOp::create(
-        builder, loc, input, block->getArgument(0), h, wi, wh, bi, bh);
-    next = {op.getNewC(), op.getNewH()};
-    break;
-  }
-  }
+  if (cell.int8Activations)
+    setAttr("dynamic_int8", builder.getUnitAttr());
+  SmallVector<Value, 2> next(builder.create(state)->getResults());
   rnn::YieldOp::create(builder, loc, next, next.back());
 }
 

@@ -31,6 +31,13 @@ constexpr llvm::StringLiteral kToLinalg =
 constexpr llvm::StringLiteral kHoistInputProjection =
     "rnn-hoist-input-projection";
 
+/// Batch 1 runs a piece of the input projection in the loop over k of each
+/// step's recurrent matmul (CodegenOptions::overlapInputProjection): pieces
+/// of at least a vector ({0} lanes) per row, kernels that stay in {1} bytes
+/// of cache.
+constexpr llvm::StringLiteral kOverlapInputProjection =
+    "rnn-overlap-input-projection{{piece-lanes={0} max-kernel-bytes={1}}";
+
 /// For the LLVM path, matmuls become register-blocked vector code (blocks of
 /// {0} x {1}) that reads weights read again every step in alternate
 /// directions (unless {2} is false: CodegenOptions::alternateSweeps); the
@@ -40,7 +47,7 @@ constexpr llvm::StringLiteral kHoistInputProjection =
 /// columns for {3}-lane registers: CodegenOptions::bf16PairLanes).
 constexpr llvm::StringLiteral kVectorizeMatmuls =
     "rnn-vectorize-matmuls{{tile-m={0} tile-n={1} alternate-sweeps={2} "
-    "bf16-dot={4}},"
+    "bf16-dot={4} vector-lanes={5}},"
     "canonicalize,"
     "loop-invariant-subset-hoisting,canonicalize,"
     "rnn-pack-weight-panels{{pair-bf16-lanes={3}}";
@@ -129,13 +136,11 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
   if (!options.ramLean)
     addPipeline(pm, kHoistInputProjection);
   if (options.path == CodegenPath::LLVM && !options.scalarMatmuls) {
-    // Batch 1 runs a piece of the input projection in the loop over k of
-    // each step's recurrent matmul; the two share one block's accumulators,
-    // which leaves too few for the recurrence with 16 vector registers
-    // (AVX2, NEON: 6 % slower at LSTM H=64) but not with 32 (AVX-512: 10 %
-    // faster).
-    if (options.blockRows * options.blockColumns >= 256 && !options.ramLean)
-      addPipeline(pm, "rnn-overlap-input-projection");
+    if (options.overlapInputProjection && !options.ramLean)
+      addPipeline(pm, llvm::formatv(kOverlapInputProjection.data(),
+                                    options.vectorLanes,
+                                    options.overlapCacheBytes)
+                          .str());
     // Dynamic int8 activations' i8 matmuls, first: vpdpbusd, not the
     // generic vector lowering.
     if (options.int8Dot)
@@ -144,7 +149,8 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                                   options.blockColumns,
                                   options.alternateSweeps ? "true" : "false",
                                   options.bf16PairLanes,
-                                  options.bf16Dot ? "true" : "false")
+                                  options.bf16Dot ? "true" : "false",
+                                  options.vectorLanes)
                         .str());
   }
   if (options.scalarMatmuls)
@@ -176,6 +182,7 @@ rnnc::selectCodegenOptions(const TargetOptions &target, CodegenPath path,
   if (path == CodegenPath::C && target.empty()) {
     options.scalarMatmuls = true;
     options.blockRows = options.blockColumns = 4;
+    options.overlapInputProjection = false;
     options.ramLean = optimize == Optimize::Ram;
     return options;
   }
@@ -187,6 +194,10 @@ rnnc::selectCodegenOptions(const TargetOptions &target, CodegenPath path,
   options.blockRows = block.rows;
   options.blockColumns = block.columns;
   options.scalarMatmuls = !block.vector;
+  options.vectorLanes = info->vectorLanes();
+  options.overlapInputProjection =
+      path == CodegenPath::LLVM && info->overlapsInputProjection();
+  options.overlapCacheBytes = info->cacheBytes;
   options.ramLean = optimize == Optimize::Ram ||
                     (optimize == Optimize::Default && info->microcontroller);
   // Without a cache or vector unit, a word-aligned (8: double-word, for

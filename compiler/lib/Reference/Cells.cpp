@@ -73,7 +73,7 @@ detail::carryShape(const spec::Cell &cell, llvm::ArrayRef<int64_t> input,
   if (cell.features <= 0)
     return makeError("expected positive features for " + what + ", found " +
                      llvm::Twine(cell.features));
-  if (cell.kind != CellKind::ConvLSTM) {
+  if (!spec::describe(cell.kind).convolutional) {
     if (input.size() != 1)
       return makeError("expected per-step inputs of rank 1 for " + what + " (" +
                        stringify(cell.kind) + "), found shape " +
@@ -99,9 +99,9 @@ llvm::Error detail::checkCellParams(const spec::Cell &cell,
                                     const CellParams &params,
                                     llvm::ArrayRef<int64_t> input,
                                     const llvm::Twine &what) {
-  int64_t cols = numGates(cell.kind) * cell.features;
+  int64_t cols = spec::numGates(cell.kind) * cell.features;
   std::vector<int64_t> wiShape, whShape;
-  if (cell.kind == CellKind::ConvLSTM) {
+  if (spec::describe(cell.kind).convolutional) {
     wiShape = concat(cell.kernelSize, {input.back(), cols});
     whShape = concat(cell.kernelSize, {cell.features, cols});
   } else {

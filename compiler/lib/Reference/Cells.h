@@ -22,7 +22,7 @@
 namespace rnnc::reference::detail {
 
 /// The state one batch row carries between steps. `c` is empty for cells
-/// without a cell state (GRU, MGU, Simple). The step's output is `h`.
+/// whose carry is `h` alone (CellKindInfo::carries). The step's output is `h`.
 struct Carry {
   std::vector<double> c;
   std::vector<double> h;

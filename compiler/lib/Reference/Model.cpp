@@ -65,10 +65,11 @@ static llvm::Expected<Lengths> checkLengths(const spec::Model &model,
 }
 
 /// The carry parts of a cell, in Flax's order.
-static std::vector<const char *> carryParts(const spec::Cell &cell) {
-  if (cell.hasCellState())
-    return {"c", "h"};
-  return {"h"};
+static std::vector<std::string> carryParts(const spec::Cell &cell) {
+  std::vector<std::string> parts;
+  for (llvm::StringRef part : spec::describe(cell.kind).carries)
+    parts.push_back(part.str());
+  return parts;
 }
 
 /// "" for an RNN layer's only direction, "forward/" or "backward/" otherwise.
@@ -96,7 +97,7 @@ static llvm::Error checkCarryKeys(const spec::Model &model,
     for (bool backward : {false, true}) {
       if (backward && !layer.isBidirectional())
         continue;
-      for (const char *part : carryParts(directionCell(layer, backward)))
+      for (const std::string &part : carryParts(directionCell(layer, backward)))
         expected.insert("initial_carry/" + layer.name + "/" +
                         directionPrefix(layer, backward) + part);
     }
@@ -122,7 +123,7 @@ initialCarries(const spec::Model &model, const spec::Layer &layer,
   std::vector<Carry> carries(rows, zero);
   if (layer.initialCarry == spec::InitialCarry::Zeros)
     return carries;
-  for (const char *part : carryParts(cell)) {
+  for (const std::string &part : carryParts(cell)) {
     std::string key = "initial_carry/" + layer.name + "/" +
                       directionPrefix(layer, backward) + part;
     auto it = inputs.initialCarry.find(key);
@@ -145,7 +146,7 @@ static void storeCarries(const spec::Model &model, const spec::Layer &layer,
                          bool backward, llvm::ArrayRef<int64_t> shape,
                          const std::vector<Carry> &carries, Outputs &out) {
   const int64_t width = product(shape);
-  for (const char *part : carryParts(directionCell(layer, backward))) {
+  for (const std::string &part : carryParts(directionCell(layer, backward))) {
     Array array;
     array.shape = concat(model.batch, shape);
     array.data.reserve(carries.size() * width);

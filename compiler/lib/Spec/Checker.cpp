@@ -41,13 +41,13 @@ void checkNNXCells(const Model &model, const ModelInfo &info,
     for (size_t d = 0; d < dirs.size(); ++d) {
       const CellInfo &cell = info.layers[k].cells[d];
       CellKind kind = dirs[d]->cell.kind;
-      if (!cell.valid || (kind != CellKind::MGU && kind != CellKind::ConvLSTM))
+      if (!cell.valid || describe(kind).params(ParamsLayout::NNX))
         continue;
       diags.error(cell.typeLoc,
                   Twine(stringify(kind)) +
                       " is not available with params_layout nnx (flax.nnx "
-                      "has LSTMCell, OptimizedLSTMCell, GRUCell and "
-                      "SimpleCell)");
+                      "has " +
+                      cellKindsIn(ParamsLayout::NNX) + ")");
     }
   }
 }
@@ -57,7 +57,7 @@ void checkNNXCells(const Model &model, const ModelInfo &info,
 bool checkCellInput(const Cell &cell, const CellInfo &cellInfo,
                     const Shape &input, const std::string &source,
                     SpecDiagnostics &diags) {
-  if (cell.kind != CellKind::ConvLSTM) {
+  if (!describe(cell.kind).convolutional) {
     if (input.size() == 1)
       return true;
     diags.error(cellInfo.typeLoc, Twine(stringify(cell.kind)) +
@@ -69,35 +69,32 @@ bool checkCellInput(const Cell &cell, const CellInfo &cellInfo,
   if (input.size() == rank + 1)
     return true;
   diags.error(cellInfo.kernelSizeLoc,
-              "ConvLSTMCell with a kernel_size of rank " + Twine(rank) +
-                  " needs input features of rank " + Twine(rank + 1) +
-                  " ([spatial..., channels]), found " + formatShape(input) +
-                  " from " + source);
+              Twine(stringify(cell.kind)) + " with a kernel_size of rank " +
+                  Twine(rank) + " needs input features of rank " +
+                  Twine(rank + 1) + " ([spatial..., channels]), found " +
+                  formatShape(input) + " from " + source);
   return false;
 }
 
-/// What determines the shapes of a cell's params.
+/// What determines the shapes of a cell's params: its kind and the arrays
+/// Flax stores for it (named as in linen; nnx's differ in names only, or
+/// lack the cell, which checkNNXCells reports).
 struct ParamShape {
   CellKind kind;
-  int64_t features, inputChannels;
-  std::vector<int64_t> kernelSize;
-  bool resetGate, useBias;
+  std::vector<std::pair<llvm::StringRef, Shape>> arrays;
 
   bool operator==(const ParamShape &o) const {
-    return kind == o.kind && features == o.features &&
-           inputChannels == o.inputChannels && kernelSize == o.kernelSize &&
-           resetGate == o.resetGate && useBias == o.useBias;
+    return kind == o.kind && arrays == o.arrays;
   }
 };
 
 ParamShape paramShape(const Cell &cell, const Shape &input) {
-  return {cell.kind,
-          cell.features,
-          input.empty() ? 0 : input.back(),
-          cell.kind == CellKind::ConvLSTM ? cell.kernelSize
-                                          : std::vector<int64_t>{},
-          cell.kind == CellKind::MGU ? cell.resetGate : true,
-          cell.kind == CellKind::ConvLSTM ? cell.useBias : true};
+  ParamShape shape{cell.kind, {}};
+  std::optional<std::vector<StoredParam>> stored =
+      storedParams(cell, ParamsLayout::Linen, input.empty() ? 0 : input.back());
+  for (const StoredParam &param : *stored)
+    shape.arrays.push_back({param.param->name, param.shape});
+  return shape;
 }
 
 /// `time: {max: N}` runs the recurrence for the actual steps only, and a
@@ -197,12 +194,12 @@ void rnnc::spec::detail::applyParamDtypes(Model &model, const ModelInfo &info,
                                                  fix + "')"));
       };
       std::string where = " (layer '" + layer.name + "')";
-      if (cell.paramDtype == ParamDtype::BFloat16 &&
-          cell.kind == CellKind::ConvLSTM)
+      const CellKindInfo &kind = describe(cell.kind);
+      if (cell.paramDtype == ParamDtype::BFloat16 && !kind.lowPrecision)
         at(cellInfo.paramDtypeExplicit, cellInfo.paramDtypeLoc,
            info.paramDtypeLoc,
-           "param_dtype 'bfloat16' is not supported yet for ConvLSTMCell" +
-               where + "; use float32",
+           "param_dtype 'bfloat16' is not supported yet for " +
+               kind.name.str() + where + "; use float32",
            "param_dtype: float32");
       if (cell.dtype != ParamDtype::BFloat16)
         continue;
@@ -210,15 +207,15 @@ void rnnc::spec::detail::applyParamDtypes(Model &model, const ModelInfo &info,
         at(cellInfo.dtypeExplicit, cellInfo.dtypeLoc, info.dtypeLoc,
            message, "dtype: float32");
       };
-      if (cell.kind == CellKind::ConvLSTM) {
-        dtypeError("dtype 'bfloat16' is not supported yet for ConvLSTMCell" +
-                   where + "; use float32");
+      if (!kind.lowPrecision) {
+        dtypeError("dtype 'bfloat16' is not supported yet for " +
+                   kind.name.str() + where + "; use float32");
         continue;
       }
       for (auto [key, fn] :
            {std::pair{"gate_fn", cell.gateFn},
             std::pair{"activation_fn", cell.activationFn}}) {
-        if (cell.kind == CellKind::Simple && std::string(key) == "gate_fn")
+        if (!kind.takes(key))
           continue;
         if (!hasBF16Semantics(fn))
           dtypeError(std::string("dtype 'bfloat16' needs ") +
@@ -227,10 +224,11 @@ void rnnc::spec::detail::applyParamDtypes(Model &model, const ModelInfo &info,
                      "the cell" + where + " has '" + stringify(fn) +
                      "'; use float32");
       }
-      if (cell.kind == CellKind::Simple && !cell.residual &&
+      // Without the carry added back, h' is all bf16 products.
+      if (kind.takes("residual") && !cell.residual &&
           cell.paramDtype == ParamDtype::Float32)
-        dtypeError("dtype 'bfloat16' with param_dtype 'float32' on a "
-                   "SimpleCell" + where +
+        dtypeError("dtype 'bfloat16' with param_dtype 'float32' on a " +
+                   kind.name.str() + where +
                    " gives a bfloat16 h' for a float32 carry, which Flax's "
                    "own scan rejects; use param_dtype 'bfloat16', "
                    "'residual: true' or dtype float32");

@@ -77,40 +77,16 @@ constexpr StringRef kCellKeys[] = {
     "residual", "kernel_size", "use_bias", "padding", "strides",
     "dtype",    "param_dtype", "params"};
 
-/// The attributes Flax gives each cell type (plus our `params`).
-ArrayRef<StringRef> cellKeys(CellKind kind) {
-  static constexpr StringRef gated[] = {"type",          "features",
-                                        "gate_fn",       "activation_fn",
-                                        "dtype",         "param_dtype",
-                                        "params"};
-  static constexpr StringRef mgu[] = {
-      "type",  "features",    "gate_fn", "activation_fn", "reset_gate",
-      "dtype", "param_dtype", "params"};
-  static constexpr StringRef simple[] = {"type",     "features", "activation_fn",
-                                         "residual", "dtype",    "param_dtype",
-                                         "params"};
-  static constexpr StringRef conv[] = {
-      "type",    "features", "kernel_size", "use_bias",   "padding",
-      "strides", "dtype",    "param_dtype", "params"};
-  switch (kind) {
-  case CellKind::MGU:
-    return mgu;
-  case CellKind::Simple:
-    return simple;
-  case CellKind::ConvLSTM:
-    return conv;
-  default:
-    return gated;
-  }
+/// The spec names of the cell kinds, for readEnum.
+ArrayRef<std::pair<StringRef, CellKind>> cellKindNames() {
+  static const std::vector<std::pair<StringRef, CellKind>> names = [] {
+    std::vector<std::pair<StringRef, CellKind>> names;
+    for (const CellKindInfo &info : cellKinds())
+      names.push_back({info.name, info.kind});
+    return names;
+  }();
+  return names;
 }
-
-const std::pair<StringRef, CellKind> kCellKinds[] = {
-    {"LSTMCell", CellKind::LSTM},
-    {"OptimizedLSTMCell", CellKind::OptimizedLSTM},
-    {"GRUCell", CellKind::GRU},
-    {"MGUCell", CellKind::MGU},
-    {"SimpleCell", CellKind::Simple},
-    {"ConvLSTMCell", CellKind::ConvLSTM}};
 
 const std::pair<StringRef, Activation> kActivations[] = {
     {"sigmoid", Activation::Sigmoid}, {"hard_sigmoid", Activation::HardSigmoid},
@@ -169,8 +145,8 @@ void checkConvOptions(YamlReader &reader,
                       const std::optional<std::vector<int64_t>> &strides,
                       bool stridesIsList, SMLoc stridesLoc, const Cell &cell,
                       bool kernelOk) {
-  const char *limits =
-      "only SAME padding and stride 1 are supported for ConvLSTMCell, found ";
+  std::string limits = "only SAME padding and stride 1 are supported for " +
+                       std::string(stringify(cell.kind)) + ", found ";
   // (A padding that failed to read as a string was reported already.)
   if (padding ? !StringRef(*padding).equals_insensitive("SAME")
               : !paddingFound.empty())
@@ -215,7 +191,7 @@ void parseCell(YamlReader &reader, Field &field, const std::string &path,
     keys[f.name] = f.keyLoc;
     if (f.name == "type") {
       info.typeLoc = f.loc();
-      kind = reader.readEnum<CellKind>(f, "cell type", kCellKinds);
+      kind = reader.readEnum<CellKind>(f, "cell type", cellKindNames());
     } else if (f.name == "features") {
       if (std::optional<int64_t> v = reader.readPositive(f)) {
         cell.features = *v;
@@ -300,23 +276,23 @@ void parseCell(YamlReader &reader, Field &field, const std::string &path,
   if (!kind)
     return;
   cell.kind = *kind;
-  ArrayRef<StringRef> allowed = cellKeys(*kind);
+  const CellKindInfo &kindInfo = describe(*kind);
   for (StringRef key : kCellKeys)
-    if (keys.count(key) && !llvm::is_contained(allowed, key))
-      reader.diags.error(keys.lookup(key), Twine(stringify(*kind)) +
+    if (keys.count(key) && !kindInfo.takes(key))
+      reader.diags.error(keys.lookup(key), Twine(kindInfo.name) +
                                                " has no attribute '" + key +
                                                "'");
   if (!keys.count("features"))
     reader.diags.error(field.keyLoc,
                        "missing key 'features' in " + quote(path));
-  if (*kind == CellKind::ConvLSTM) {
+  if (kindInfo.convolutional) {
     if (!keys.count("kernel_size"))
       reader.diags.error(field.keyLoc,
                          "missing key 'kernel_size' in " + quote(path));
     checkConvOptions(reader, padding, paddingFound, paddingLoc, strides,
                      stridesIsList, stridesLoc, cell, kernelOk);
   }
-  info.valid = featuresOk && (*kind != CellKind::ConvLSTM || kernelOk);
+  info.valid = featuresOk && (!kindInfo.convolutional || kernelOk);
 }
 
 //===----------------------------------------------------------------------===//

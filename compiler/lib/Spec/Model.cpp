@@ -7,24 +7,6 @@
 
 using namespace rnnc::spec;
 
-const char *rnnc::spec::stringify(CellKind kind) {
-  switch (kind) {
-  case CellKind::LSTM:
-    return "LSTMCell";
-  case CellKind::OptimizedLSTM:
-    return "OptimizedLSTMCell";
-  case CellKind::GRU:
-    return "GRUCell";
-  case CellKind::MGU:
-    return "MGUCell";
-  case CellKind::Simple:
-    return "SimpleCell";
-  case CellKind::ConvLSTM:
-    return "ConvLSTMCell";
-  }
-  return "<invalid cell kind>";
-}
-
 const char *rnnc::spec::stringify(Activation fn) {
   switch (fn) {
   case Activation::Sigmoid:
@@ -151,8 +133,8 @@ std::optional<std::string> rnnc::spec::applyInt8Weights(Model &model) {
       dirs = {&layer.rnn};
     for (RNN *rnn : dirs) {
       Cell &cell = rnn->cell;
-      if (cell.kind == CellKind::ConvLSTM)
-        continue; // its convolutions keep float32 kernels
+      if (!describe(cell.kind).lowPrecision)
+        continue; // its kernels stay float32
       if (cell.storesBF16Params())
         return layer.name;
       cell.int8Weights = true;

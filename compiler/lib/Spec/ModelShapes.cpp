@@ -96,22 +96,6 @@ int64_t rnnc::spec::numElements(ArrayRef<int64_t> dims) {
   return n;
 }
 
-int64_t rnnc::spec::numGates(CellKind kind) {
-  switch (kind) {
-  case CellKind::LSTM:
-  case CellKind::OptimizedLSTM:
-  case CellKind::ConvLSTM:
-    return 4;
-  case CellKind::GRU:
-    return 3;
-  case CellKind::MGU:
-    return 2;
-  case CellKind::Simple:
-    return 1;
-  }
-  return 1;
-}
-
 llvm::SmallVector<const RNN *, 2> rnnc::spec::layerDirections(const Layer &l) {
   if (l.isBidirectional())
     return {&l.forward, &l.backward};
@@ -122,7 +106,7 @@ llvm::SmallVector<const RNN *, 2> rnnc::spec::layerDirections(const Layer &l) {
 
 Shape rnnc::spec::cellOutputFeatures(const Cell &cell,
                                      ArrayRef<int64_t> input) {
-  if (cell.kind != CellKind::ConvLSTM || input.empty())
+  if (!describe(cell.kind).convolutional || input.empty())
     return {cell.features};
   Shape out(input.begin(), input.end() - 1);
   out.push_back(cell.features);
@@ -134,9 +118,7 @@ std::vector<Shape> rnnc::spec::carryShapes(const Model &model, const Cell &cell,
   Shape shape = model.batch;
   Shape features = cellOutputFeatures(cell, input);
   shape.insert(shape.end(), features.begin(), features.end());
-  if (cell.hasCellState())
-    return {shape, shape};
-  return {shape};
+  return std::vector<Shape>(describe(cell.kind).carries.size(), shape);
 }
 
 Shape rnnc::spec::layerInputFeatures(const Model &model, size_t k) {
@@ -182,26 +164,42 @@ std::vector<Shape> rnnc::spec::layerCarryShapes(const Model &model, size_t k,
   return carryShapes(model, dirs[dir]->cell, layerInputFeatures(model, k));
 }
 
+std::optional<std::vector<StoredParam>>
+rnnc::spec::storedParams(const Cell &cell, ParamsLayout layout,
+                         int64_t inputFeatures) {
+  const CellKindInfo &kind = describe(cell.kind);
+  std::optional<ArrayRef<FlaxParam>> params = kind.params(layout);
+  if (!params)
+    return std::nullopt;
+  const int64_t h = cell.features;
+  std::vector<StoredParam> stored;
+  for (const FlaxParam &param : *params) {
+    if (param.presentIf && !(cell.*param.presentIf))
+      continue;
+    int64_t width = mul(param.gate.empty() ? kind.numGates() : 1, h);
+    Shape shape;
+    if (param.array == FusedArray::Wi || param.array == FusedArray::Wh) {
+      if (kind.convolutional)
+        shape = cell.kernelSize;
+      shape.push_back(param.array == FusedArray::Wi ? inputFeatures : h);
+    }
+    shape.push_back(width);
+    stored.push_back({&param, std::move(shape)});
+  }
+  return stored;
+}
+
 int64_t rnnc::spec::numCellParams(const Cell &cell, ArrayRef<int64_t> input,
                                   ParamsLayout layout) {
   int64_t in = input.empty() ? 0 : input.back();
-  int64_t h = cell.features;
-  int64_t weights = mul({numGates(cell.kind), h, add(in, h)});
-  switch (cell.kind) {
-  case CellKind::LSTM:
-  case CellKind::OptimizedLSTM: // hidden-side biases only
-    return add(weights, mul(4, h));
-  case CellKind::GRU: // input biases; linen also has the hn bias
-    return add(weights, mul(layout == ParamsLayout::Linen ? 4 : 3, h));
-  case CellKind::MGU: // if and in biases; hn bias iff reset_gate
-    return add(weights, mul(cell.resetGate ? 3 : 2, h));
-  case CellKind::Simple: // input bias
-    return add(weights, h);
-  case CellKind::ConvLSTM: // two convs with 4F channels, both biased
-    return add(mul({numElements(cell.kernelSize), add(in, h), 4, h}),
-               cell.useBias ? mul(8, h) : 0);
-  }
-  return weights;
+  std::optional<std::vector<StoredParam>> stored =
+      storedParams(cell, layout, in);
+  if (!stored)
+    stored = storedParams(cell, ParamsLayout::Linen, in);
+  int64_t n = 0;
+  for (const StoredParam &param : *stored)
+    n = add(n, numElements(param.shape));
+  return n;
 }
 
 int64_t rnnc::spec::numLayerParams(const Model &model, size_t k) {
@@ -249,12 +247,13 @@ int64_t rnnc::spec::cellFlopsPerStep(const Model &model, const Cell &cell,
   int64_t batch = numElements(model.batch);
   int64_t in = input.empty() ? 0 : input.back();
   int64_t h = cell.features;
-  if (cell.kind == CellKind::ConvLSTM) {
+  const CellKindInfo &kind = describe(cell.kind);
+  if (kind.convolutional) {
     int64_t spatial = numElements(input.drop_back(input.empty() ? 0 : 1));
-    return mul(
-        {2, batch, spatial, numElements(cell.kernelSize), add(in, h), 4, h});
+    return mul({2, batch, spatial, numElements(cell.kernelSize), add(in, h),
+                kind.numGates(), h});
   }
-  return mul({2, batch, numGates(cell.kind), h, add(in, h)});
+  return mul({2, batch, kind.numGates(), h, add(in, h)});
 }
 
 int64_t rnnc::spec::layerFlopsPerStep(const Model &model, size_t k) {

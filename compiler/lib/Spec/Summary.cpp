@@ -11,23 +11,33 @@ using namespace rnnc::spec;
 
 namespace {
 
-/// Non-default cell attributes, as spec text.
+/// A boolean cell option as spec text when it differs from Flax's default
+/// (a default-constructed Cell's): "residual", "reset_gate=false".
+void addFlag(std::vector<std::string> &options, llvm::StringRef key,
+             bool Cell::*field, const Cell &cell) {
+  if (cell.*field == Cell().*field)
+    return;
+  options.push_back(cell.*field ? key.str() : key.str() + "=false");
+}
+
+/// Non-default cell attributes, as spec text, in the order of the kind's
+/// keys.
 std::vector<std::string> cellOptions(const Cell &cell) {
   std::vector<std::string> options;
-  bool gated = cell.kind != CellKind::Simple && cell.kind != CellKind::ConvLSTM;
-  if (gated && cell.gateFn != Activation::Sigmoid)
-    options.push_back(std::string("gate_fn=") + stringify(cell.gateFn));
-  if (cell.kind != CellKind::ConvLSTM && cell.activationFn != Activation::Tanh)
-    options.push_back(std::string("activation_fn=") +
-                      stringify(cell.activationFn));
-  if (cell.kind == CellKind::MGU && !cell.resetGate)
-    options.push_back("reset_gate=false");
-  if (cell.kind == CellKind::Simple && cell.residual)
-    options.push_back("residual");
-  if (cell.kind == CellKind::ConvLSTM) {
-    options.push_back("kernel_size=" + formatShape(cell.kernelSize));
-    if (!cell.useBias)
-      options.push_back("use_bias=false");
+  for (llvm::StringRef key : describe(cell.kind).keys) {
+    if (key == "gate_fn" && cell.gateFn != Activation::Sigmoid)
+      options.push_back(std::string("gate_fn=") + stringify(cell.gateFn));
+    else if (key == "activation_fn" && cell.activationFn != Activation::Tanh)
+      options.push_back(std::string("activation_fn=") +
+                        stringify(cell.activationFn));
+    else if (key == "kernel_size")
+      options.push_back("kernel_size=" + formatShape(cell.kernelSize));
+    else if (key == "reset_gate")
+      addFlag(options, key, &Cell::resetGate, cell);
+    else if (key == "residual")
+      addFlag(options, key, &Cell::residual, cell);
+    else if (key == "use_bias")
+      addFlag(options, key, &Cell::useBias, cell);
   }
   if (cell.paramDtype != ParamDtype::Float32)
     options.push_back(std::string("param_dtype=") +
@@ -41,10 +51,12 @@ std::vector<std::string> cellOptions(const Cell &cell) {
   return options;
 }
 
-std::string carryText(const std::vector<Shape> &carry) {
+/// "c,h [8, 64]": the carry's parts and their (common) shape.
+std::string carryText(const Cell &cell, const std::vector<Shape> &carry) {
   if (carry.empty())
     return "";
-  return (carry.size() == 2 ? "c,h " : "h ") + formatShape(carry.front());
+  return llvm::join(describe(cell.kind).carries, ",") + " " +
+         formatShape(carry.front());
 }
 
 /// Prints rows as left-aligned columns (right-aligned where `numeric`),
@@ -191,7 +203,7 @@ void rnnc::spec::printModelSummary(llvm::raw_ostream &os, const Model &model) {
            std::string(stringify(rnn.cell.kind)) + "(" +
                std::to_string(rnn.cell.features) + ")",
            first ? inputText : "", first ? outputText : "",
-           carryText(carryShapes(model, rnn.cell, input)),
+           carryText(rnn.cell, carryShapes(model, rnn.cell, input)),
            std::to_string(numCellParams(rnn.cell, input, model.paramsLayout)),
            std::to_string(flops), rnn.cell.params, llvm::join(options, ", ")});
     }

@@ -131,81 +131,44 @@ struct Recipe {
 };
 } // namespace
 
+/// The parts of fused array `array` from the params `stored` puts in it:
+/// one param holding every gate, or one per gate with zero blocks for the
+/// gates it has none of; none when no param goes there.
+static std::vector<std::string> fusedParts(const CellKindInfo &kind,
+                                           llvm::ArrayRef<StoredParam> stored,
+                                           FusedArray array) {
+  std::vector<const FlaxParam *> params;
+  for (const StoredParam &param : stored)
+    if (param.param->array == array)
+      params.push_back(param.param);
+  if (params.empty())
+    return {};
+  if (params.front()->gate.empty())
+    return {params.front()->name.str()};
+  std::vector<std::string> parts;
+  for (StringRef gate : kind.gates) {
+    auto it = llvm::find_if(
+        params, [&](const FlaxParam *param) { return param->gate == gate; });
+    parts.push_back(it == params.end() ? "" : (*it)->name.str());
+  }
+  return parts;
+}
+
 static std::optional<Recipe> recipeFor(const Cell &cell, ParamsLayout layout,
                                        int64_t in) {
-  const int64_t h = cell.features;
-  const bool nnx = layout == ParamsLayout::NNX;
+  std::optional<std::vector<StoredParam>> stored =
+      storedParams(cell, layout, in);
+  if (!stored)
+    return std::nullopt;
+  const CellKindInfo &kind = describe(cell.kind);
   Recipe r;
-  auto param = [&](std::string name, std::vector<int64_t> shape) {
-    r.params.push_back({name, std::move(shape)});
-    return name;
-  };
-  switch (cell.kind) {
-  case CellKind::LSTM:
-  case CellKind::OptimizedLSTM:
-    if (nnx && cell.kind == CellKind::OptimizedLSTM) {
-      r.wi = {param("dense_i/kernel", {in, 4 * h})};
-      r.wh = {param("dense_h/kernel", {h, 4 * h})};
-      r.bh = {param("dense_h/bias", {4 * h})};
-      return r;
-    }
-    for (StringRef gate : {"ii", nnx ? "if_" : "if", "ig", "io"})
-      r.wi.push_back(param((gate + "/kernel").str(), {in, h}));
-    for (StringRef gate : {"hi", "hf", "hg", "ho"}) {
-      r.wh.push_back(param((gate + "/kernel").str(), {h, h}));
-      r.bh.push_back(param((gate + "/bias").str(), {h}));
-    }
-    return r;
-  case CellKind::GRU:
-    if (nnx) {
-      r.wi = {param("dense_i/kernel", {in, 3 * h})};
-      r.bi = {param("dense_i/bias", {3 * h})};
-      r.wh = {param("dense_h/kernel", {h, 3 * h})};
-      return r;
-    }
-    for (StringRef gate : {"ir", "iz", "in"}) {
-      r.wi.push_back(param((gate + "/kernel").str(), {in, h}));
-      r.bi.push_back(param((gate + "/bias").str(), {h}));
-    }
-    for (StringRef gate : {"hr", "hz", "hn"})
-      r.wh.push_back(param((gate + "/kernel").str(), {h, h}));
-    r.bh = {"", "", param("hn/bias", {h})};
-    return r;
-  case CellKind::MGU: {
-    if (nnx)
-      return std::nullopt;
-    std::string ifKernel = param("if/kernel", {in, h});
-    std::string ifBias = param("if/bias", {h});
-    std::string hfKernel = param("hf/kernel", {h, h});
-    std::string hnKernel = param("hn/kernel", {h, h});
-    if (cell.resetGate)
-      r.bh = {"", param("hn/bias", {h})};
-    r.wi = {ifKernel, param("in/kernel", {in, h})};
-    r.bi = {ifBias, param("in/bias", {h})};
-    r.wh = {hfKernel, hnKernel};
-    return r;
-  }
-  case CellKind::Simple:
-    r.wi = {param(nnx ? "dense_i/kernel" : "i/kernel", {in, h})};
-    r.bi = {param(nnx ? "dense_i/bias" : "i/bias", {h})};
-    r.wh = {param(nnx ? "dense_h/kernel" : "h/kernel", {h, h})};
-    return r;
-  case CellKind::ConvLSTM: {
-    if (nnx)
-      return std::nullopt;
-    std::vector<int64_t> wiShape = cell.kernelSize, whShape = cell.kernelSize;
-    wiShape.insert(wiShape.end(), {in, 4 * h});
-    whShape.insert(whShape.end(), {h, 4 * h});
-    r.wi = {param("ih/kernel", wiShape)};
-    if (cell.useBias)
-      r.bi = {param("ih/bias", {4 * h})};
-    r.wh = {param("hh/kernel", whShape)};
-    if (cell.useBias)
-      r.bh = {param("hh/bias", {4 * h})};
-    return r;
-  }
-  }
-  return std::nullopt;
+  for (const StoredParam &param : *stored)
+    r.params.push_back({param.param->name.str(), param.shape});
+  r.wi = fusedParts(kind, *stored, FusedArray::Wi);
+  r.bi = fusedParts(kind, *stored, FusedArray::Bi);
+  r.wh = fusedParts(kind, *stored, FusedArray::Wh);
+  r.bh = fusedParts(kind, *stored, FusedArray::Bh);
+  return r;
 }
 
 static std::string joinKey(StringRef prefix, StringRef name) {
@@ -513,16 +476,16 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
   else if (in <= 0)
     error(loc) << "layer '" << layer.name << "' reads " << in
                << " input features, expected a positive number";
-  else if (cell.kind == CellKind::ConvLSTM &&
+  else if (describe(cell.kind).convolutional &&
            (cell.kernelSize.empty() ||
             llvm::any_of(cell.kernelSize, [](int64_t k) { return k <= 0; })))
-    error(loc) << "ConvLSTMCell of layer '" << layer.name
+    error(loc) << stringify(cell.kind) << " of layer '" << layer.name
                << "' has kernel_size " << spec::formatShape(cell.kernelSize)
                << ", expected positive sizes";
   else if (!(recipe = recipeFor(cell, model.paramsLayout, in)))
     error(loc) << stringify(cell.kind)
-               << " has no params in the nnx layout (nnx provides LSTMCell, "
-                  "OptimizedLSTMCell, GRUCell and SimpleCell)";
+               << " has no params in the nnx layout (nnx provides "
+               << cellKindsIn(ParamsLayout::NNX) << ")";
   if (!recipe) {
     // Keys under this cell are not "unexpected": the cell itself is wrong.
     for (const auto &entry : tree)

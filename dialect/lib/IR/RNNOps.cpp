@@ -307,5 +307,44 @@ LogicalResult SelectLastCarryOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// SharedKMatmulsOp
+//===----------------------------------------------------------------------===//
+
+/// `lhs` [m, k] x `rhs` [k, n] into `acc` [m, n]; returns k, or fails.
+static FailureOr<int64_t> verifyProduct(Operation *op, StringRef which,
+                                        Value lhs, Value rhs, Value acc) {
+  RankedTensorType lhsType = tensorType(lhs), rhsType = tensorType(rhs),
+                   accType = tensorType(acc);
+  if (lhsType.getRank() != 2 || rhsType.getRank() != 2 ||
+      accType.getRank() != 2)
+    return op->emitOpError("expects the ")
+           << which << " product on matrices, got " << lhsType << " x "
+           << rhsType << " into " << accType;
+  ArrayRef<int64_t> m = lhsType.getShape(), r = rhsType.getShape(),
+                    a = accType.getShape();
+  if (m[1] != r[0] || a[0] != m[0] || a[1] != r[1])
+    return op->emitOpError("expects the ")
+           << which << " product [m, k] x [k, n] into [m, n], got "
+           << formatShape(m) << " x " << formatShape(r) << " into "
+           << formatShape(a);
+  return m[1];
+}
+
+LogicalResult SharedKMatmulsOp::verify() {
+  FailureOr<int64_t> first = verifyProduct(*this, "first", getFirstLhs(),
+                                           getFirstRhs(), getFirstAcc());
+  if (failed(first))
+    return failure();
+  FailureOr<int64_t> second = verifyProduct(*this, "second", getSecondLhs(),
+                                            getSecondRhs(), getSecondAcc());
+  if (failed(second))
+    return failure();
+  if (*first != *second)
+    return emitOpError("expects both products of one depth k, got ")
+           << *first << " and " << *second;
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "rnn/IR/RNNOps.cpp.inc"

@@ -83,22 +83,6 @@ module attributes {rnn.spec_sha256 = 12 : i64} {}
 
 // -----
 
-func.func @f(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{'rnn.fuse_k_loops' belongs on a linalg.matmul, found on 'linalg.add'}}
-  %0 = linalg.add {rnn.fuse_k_loops = 0 : i64} ins(%c, %c : tensor<2x4xf32>, tensor<2x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
-  return %0 : tensor<2x4xf32>
-}
-
-// -----
-
-func.func @f(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{'rnn.fuse_k_loops' must be at least 0, found -2}}
-  %0 = linalg.matmul {rnn.fuse_k_loops = -2 : i64} ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
-  return %0 : tensor<2x4xf32>
-}
-
-// -----
-
 func.func @f(%c: tensor<2x4xf32>) -> tensor<2x4xf32> {
   // expected-error @+1 {{'rnn.bf16_operands' belongs on a linalg.matmul, found on 'linalg.add'}}
   %0 = linalg.add {rnn.bf16_operands} ins(%c, %c : tensor<2x4xf32>, tensor<2x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>

@@ -880,3 +880,36 @@ func.func @negative_dynamic_int8_bf16_compute(%x: tensor<3x2xf32>, %h: tensor<3x
   %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) residual {compute_type = bf16, carry_type = bf16, dynamic_int8} : tensor<3x2xf32>, tensor<3x1xf32>, tensor<2x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>, tensor<1x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>
   return
 }
+
+// -----
+
+/// rnn.shared_k_matmuls: two matrix products of one depth.
+func.func @negative_shared_k_matmuls_rank(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %c: tensor<32xf32>, %h: tensor<1x16xf32>, %w: tensor<16x64xf32>, %g: tensor<1x64xf32>) {
+  // expected-error @+1 {{'rnn.shared_k_matmuls' op expects the first product on matrices, got 'tensor<4x16xf32>' x 'tensor<16x8xf32>' into 'tensor<32xf32>'}}
+  %0:2 = rnn.shared_k_matmuls ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<32xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x64xf32>) outs(%g : tensor<1x64xf32>)
+  return
+}
+
+// -----
+
+func.func @negative_shared_k_matmuls_shapes(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %c: tensor<4x8xf32>, %h: tensor<1x16xf32>, %w: tensor<16x64xf32>, %g: tensor<1x32xf32>) {
+  // expected-error @+1 {{'rnn.shared_k_matmuls' op expects the second product [m, k] x [k, n] into [m, n], got 1x16 x 16x64 into 1x32}}
+  %0:2 = rnn.shared_k_matmuls ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x64xf32>) outs(%g : tensor<1x32xf32>)
+  return
+}
+
+// -----
+
+func.func @negative_shared_k_matmuls_depth(%a: tensor<4x8xf32>, %b: tensor<8x64xf32>, %c: tensor<4x64xf32>, %h: tensor<1x16xf32>, %w: tensor<16x256xf32>, %g: tensor<1x256xf32>) {
+  // expected-error @+1 {{'rnn.shared_k_matmuls' op expects both products of one depth k, got 8 and 16}}
+  %0:2 = rnn.shared_k_matmuls ins(%a, %b : tensor<4x8xf32>, tensor<8x64xf32>) outs(%c : tensor<4x64xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x256xf32>) outs(%g : tensor<1x256xf32>)
+  return
+}
+
+// -----
+
+func.func @negative_shared_k_matmuls_dynamic(%a: tensor<?x16xf32>, %b: tensor<16x8xf32>, %c: tensor<4x8xf32>, %h: tensor<1x16xf32>, %w: tensor<16x64xf32>, %g: tensor<1x64xf32>) {
+  // expected-error @+1 {{'rnn.shared_k_matmuls' op operand #0 must be statically shaped tensor of any type values}}
+  %0:2 = rnn.shared_k_matmuls ins(%a, %b : tensor<?x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x64xf32>) outs(%g : tensor<1x64xf32>)
+  return
+}

@@ -2,7 +2,8 @@
 //
 // The pipeline decides from these fields alone (selectCodegenOptions), so
 // each is checked on a CPU where it is known: the vector unit, registers,
-// FMA, the bf16 and int8 dot products, pointer width, microcontroller.
+// FMA, the bf16 and int8 dot products, pointer width, microcontroller, and
+// what the pipeline derives from them.
 
 #include "rnn/Pipelines/Pipelines.h"
 #include "rnn/Target/TargetInfo.h"
@@ -31,12 +32,18 @@ TEST(TargetInfoTest, X86) {
   EXPECT_EQ(zen4.pointerBits, 64u);
   EXPECT_FALSE(zen4.microcontroller);
   EXPECT_EQ(zen4.indexBitwidth(), 0u);
+  EXPECT_EQ(zen4.vectorLanes(), 16);
+  EXPECT_TRUE(zen4.overlapsInputProjection());
+  EXPECT_EQ(zen4.cacheBytes, 1 << 20);
 
   TargetInfo haswell = describe("x86_64-linux-gnu", "haswell");
   EXPECT_EQ(haswell.vectorBits, 256u);
   EXPECT_EQ(haswell.registers, 16u);
   EXPECT_TRUE(haswell.fma);
   EXPECT_FALSE(haswell.bf16Dot || haswell.int8Dot);
+  EXPECT_EQ(haswell.vectorLanes(), 8);
+  // 16 registers leave too few accumulators for the recurrence.
+  EXPECT_FALSE(haswell.overlapsInputProjection());
 
   TargetInfo alderlake = describe("x86_64-linux-gnu", "alderlake");
   EXPECT_EQ(alderlake.vectorBits, 256u);
@@ -49,6 +56,8 @@ TEST(TargetInfoTest, Arm) {
   EXPECT_EQ(a76.vectorBits, 128u);
   EXPECT_EQ(a76.registers, 32u);
   EXPECT_TRUE(a76.fma && a76.int8Dot);
+  EXPECT_EQ(a76.vectorLanes(), 4);
+  EXPECT_FALSE(a76.overlapsInputProjection());
 
   TargetInfo m4 = describe("thumbv7em-none-eabihf", "cortex-m4");
   EXPECT_EQ(m4.vectorBits, 0u);
@@ -90,6 +99,14 @@ TEST(TargetInfoTest, CodegenOptionsFollowTheTarget) {
   ASSERT_TRUE(static_cast<bool>(zen4));
   EXPECT_FALSE(zen4->ramLean || zen4->scalarMatmuls);
   EXPECT_EQ(zen4->blockColumns, 64);
+  EXPECT_EQ(zen4->vectorLanes, 16);
+  EXPECT_TRUE(zen4->overlapInputProjection);
+  EXPECT_EQ(zen4->overlapCacheBytes, 1 << 20);
+  llvm::Expected<CodegenOptions> haswell = selectCodegenOptions(
+      {"x86_64-linux-gnu", "haswell"}, CodegenPath::LLVM, Optimize::Default);
+  ASSERT_TRUE(static_cast<bool>(haswell));
+  EXPECT_EQ(haswell->vectorLanes, 8);
+  EXPECT_FALSE(haswell->overlapInputProjection);
   llvm::Expected<CodegenOptions> zen4C = selectCodegenOptions(
       {"x86_64-linux-gnu", "znver4"}, CodegenPath::C, Optimize::Default);
   ASSERT_TRUE(static_cast<bool>(zen4C));

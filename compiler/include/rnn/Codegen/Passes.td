@@ -290,18 +290,21 @@ def RNNOverlapInputProjectionPass : Pass<"rnn-overlap-input-projection"> {
     t % (2 rows) out of the ring, then computes piece t % `rows` of the next
     group: its `rows` rows times a 1 / `rows` slice of the kernel's columns
     (one row's worth of work per step), written into the other half. The
-    piece and the recurrent matmul are marked `rnn.fuse_k_loops` so that
-    `--rnn-vectorize-matmuls` runs them in one loop over k. The last
-    group's steps, with nothing left to project, run in a loop of their own.
+    piece and the recurrent matmul are one `rnn.shared_k_matmuls` (they
+    have the same depth), which `--rnn-vectorize-matmuls` runs as one loop
+    over k. The last group's steps, with nothing left to project, run in a
+    loop of their own.
 
     `rows` is the largest power of two up to the option that divides T,
     leaves T >= 4 `rows` (the first group, not overlapped, is at most a
-    quarter of the steps), and gives pieces of at least 16 columns per row;
-    if that is fewer than `min-rows`, the projection is left alone (groups
-    of 2 rows, even T below 16, measured 10-15x slower than no overlap:
-    GRU H=64 T=10, 61 against 4.5 us). Left alone also: kernels larger than `max-kernel-bytes` (every piece reads
-    its slice of the kernel again, which must then stay in cache: 1 MiB,
-    this machine's L2; LSTM H=1024 was 5-10 % slower), and kernels that
+    quarter of the steps), and gives pieces of at least `piece-lanes`
+    columns per row (a vector register of floats); if that is fewer than
+    `min-rows`, the projection is left alone (groups of 2 rows, even T
+    below 16, measured 10-15x slower than no overlap: GRU H=64 T=10, 61
+    against 4.5 us). Left alone also: kernels larger than
+    `max-kernel-bytes` (every piece reads its slice of the kernel again,
+    which must then stay in cache: the target's L2, 1 MiB on the AVX-512
+    CPUs it was measured on; LSTM H=1024 was 5-10 % slower), and kernels that
     other matmuls read too (the projections of the phases of zero-padded
     rows: they would have to read it in the pieces' narrow blocks; GRU
     H=256 B=16 was 1.8x slower). Each element still sums the same products
@@ -312,11 +315,14 @@ def RNNOverlapInputProjectionPass : Pass<"rnn-overlap-input-projection"> {
            "most rows projected together (each step computes 1 / rows of their columns)">,
     Option<"minRows", "min-rows", "int64_t", "4",
            "fewest rows projected together; fewer leave the projection alone">,
+    Option<"pieceLanes", "piece-lanes", "int64_t", "16",
+           "fewest columns a piece has per row: the f32 lanes of a vector register">,
     Option<"maxKernelBytes", "max-kernel-bytes", "int64_t", "1048576",
-           "largest projection kernel handled, in bytes">,
+           "largest projection kernel handled, in bytes (the cache it stays in)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
-                           "mlir::tensor::TensorDialect", "mlir::arith::ArithDialect"];
+                           "mlir::tensor::TensorDialect", "mlir::arith::ArithDialect",
+                           "mlir::rnn::RNNDialect"];
 }
 
 def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
@@ -337,12 +343,14 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     a buffer filled beforehand. Matmuls whose sizes do not tile are left
     for the scalar path.
 
-    Two matmuls of one block marked with the same `rnn.fuse_k_loops` value
-    and of the same depth share their loops: each gets the same number of
-    column blocks, within half of a block's accumulators (in whole vectors
-    of 16, else 8, lanes), and the loops over column blocks, rows and k are
-    fused level by level, so one loop over k runs both contractions. Other
-    matmuls reading the same weights use the pair's column width.
+    The two products of an `rnn.shared_k_matmuls` share their loops: each
+    gets the same number of column blocks, within half of a block's
+    accumulators (in whole vectors of `vector-lanes` f32 lanes, else half
+    vectors), and the loops over column blocks, rows and k are fused level
+    by level, so one loop over k runs both contractions. Other matmuls
+    reading the same weights use the pair's column width. A pair whose
+    columns do not split so is vectorized as two matmuls; either way no
+    `rnn.shared_k_matmuls` is left.
 
     With `alternate-sweeps`, a matmul whose weights are read again (by the
     next iteration of the loop around it, weights defined outside that
@@ -372,6 +380,8 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
   let options = [
     Option<"tileM", "tile-m", "int64_t", "4", "rows per register block">,
     Option<"tileN", "tile-n", "int64_t", "64", "columns per register block">,
+    Option<"vectorLanes", "vector-lanes", "int64_t", "16",
+           "f32 lanes of a vector register (the column unit of shared loops)">,
     Option<"alternateSweeps", "alternate-sweeps", "bool", "false",
            "read weights that are read again (next step) in alternate directions">,
     Option<"bf16Dot", "bf16-dot", "bool", "false",

@@ -59,10 +59,10 @@ struct CompileOptions {
   int64_t timeBlockRows = kDefaultTimeBlockRows;
   Optimize optimize = Optimize::Default;
   /// Non-zero (LLVM path): this register block (rows x columns) instead of
-  /// the target's (TargetInfo::matmulBlock). For tests: AVX-512's 4 x 64 block,
-  /// and the batch-1 overlap it enables, run on any x86-64 host (LLVM
-  /// splits the 512-bit vectors), so its code is checked where it cannot
-  /// be timed.
+  /// the target's (TargetInfo::matmulBlock), with the rest of AVX-512's
+  /// kernel (16-lane pieces, the batch-1 overlap). For tests: AVX-512's
+  /// 4 x 64 block run on any x86-64 host (LLVM splits the 512-bit
+  /// vectors), so its code is checked where it cannot be timed.
   int64_t blockRows = 0, blockColumns = 0;
 };
 

@@ -26,6 +26,20 @@ struct CodegenOptions {
   /// Matmuls as blocks of scalar accumulators instead of vector code: for
   /// targets without a vector unit, and for C.
   bool scalarMatmuls = false;
+  /// f32 lanes of a vector register (TargetInfo::vectorLanes): the column
+  /// unit of rnn-vectorize-matmuls' shared loops and of
+  /// rnn-overlap-input-projection's pieces. The default is AVX-512's, like
+  /// the block's.
+  int64_t vectorLanes = 16;
+  /// A batch-1 input projection computed piece by piece beside the
+  /// recurrence (rnn-overlap-input-projection; LLVM path, vector blocks,
+  /// not RAM-lean): TargetInfo::overlapsInputProjection. On by default, with
+  /// the default 4 x 64 block.
+  bool overlapInputProjection = true;
+  /// The cache the projection's kernel must stay in for that overlap
+  /// (rnn-overlap-input-projection's max-kernel-bytes):
+  /// TargetInfo::cacheBytes.
+  int64_t overlapCacheBytes = 1 << 20;
   /// Step outputs per block of a long time loop; 0: no blocks.
   int64_t timeBlockBytes = kDefaultTimeBlockBytes;
   /// Rows (batch x steps) per block of a long time loop, at least.

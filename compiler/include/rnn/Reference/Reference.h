@@ -83,10 +83,10 @@ struct Outputs {
   /// inputs' layout while the time axis is kept, [B*, features...] after a
   /// Pool.
   Array y;
-  /// Final carries of the layers with return_carry: "carry/<layer>/c" and
-  /// "carry/<layer>/h" for LSTM-like cells (LSTM, OptimizedLSTM, ConvLSTM),
-  /// "carry/<layer>/h" for GRU, MGU and Simple; Bidirectional layers insert
-  /// "forward/" or "backward/" before the carry part.
+  /// Final carries of the layers with return_carry: "carry/<layer>/<part>"
+  /// for each part of the cell kind's carry ("c" and "h", or "h";
+  /// CellKindInfo::carries); Bidirectional layers insert "forward/" or
+  /// "backward/" before the carry part.
   std::map<std::string, Array> carries;
 };
 

@@ -9,6 +9,8 @@
 #ifndef RNN_SPEC_MODEL_H
 #define RNN_SPEC_MODEL_H
 
+#include "rnn/Spec/CellKinds.h"
+
 #include "llvm/Support/SMLoc.h"
 
 #include <cstdint>
@@ -17,16 +19,6 @@
 #include <vector>
 
 namespace rnnc::spec {
-
-/// Cell types, named as in Flax.
-enum class CellKind {
-  LSTM,          ///< LSTMCell
-  OptimizedLSTM, ///< OptimizedLSTMCell (same maths as LSTM, fused params)
-  GRU,           ///< GRUCell (linen: hn bias; nnx: no hn bias)
-  MGU,           ///< MGUCell (linen only)
-  Simple,        ///< SimpleCell
-  ConvLSTM,      ///< ConvLSTMCell (linen only)
-};
 
 /// Activation functions with jax.nn semantics. All but Softmax and
 /// LogSoftmax are element-wise; those two normalize over the last axis.
@@ -70,15 +62,16 @@ struct Cell {
   int64_t features = 0;
   Activation gateFn = Activation::Sigmoid;
   Activation activationFn = Activation::Tanh;
-  bool resetGate = true;            ///< MGUCell only
-  bool residual = false;            ///< SimpleCell only
-  std::vector<int64_t> kernelSize;  ///< ConvLSTMCell only
-  bool useBias = true;              ///< ConvLSTMCell only
+  // Options of some kinds (CellKindInfo::keys), at Flax's defaults.
+  bool resetGate = true;            ///< reset_gate
+  bool residual = false;            ///< residual
+  std::vector<int64_t> kernelSize;  ///< kernel_size
+  bool useBias = true;              ///< use_bias
   std::string params;               ///< '/'-joined param path of this cell
   /// The cell's `param_dtype`, else the model's (applied when parsing ends).
   ParamDtype paramDtype = ParamDtype::Float32;
-  /// `quantize: {weights: int8}` applies to this cell (every dense cell;
-  /// ConvLSTMCell keeps float32 kernels): its kernels are stored as int8
+  /// `quantize: {weights: int8}` applies to this cell (every cell whose kind
+  /// is CellKindInfo::lowPrecision): its kernels are stored as int8
   /// with one float32 scale per output column, set when parsing ends.
   bool int8Weights = false;
   /// `quantize: {weights: int8, activations: dynamic}` applies to this cell:
@@ -97,10 +90,7 @@ struct Cell {
   }
 
   /// True for cells whose carry is (c, h); the others carry h only.
-  bool hasCellState() const {
-    return kind == CellKind::LSTM || kind == CellKind::OptimizedLSTM ||
-           kind == CellKind::ConvLSTM;
-  }
+  bool hasCellState() const { return describe(kind).carries.size() > 1; }
 };
 
 /// One direction: a cell scanned over time.
@@ -231,12 +221,13 @@ struct Model {
   }
 };
 
-/// Short names used in diagnostics and generated symbols ("LSTMCell", ...).
-const char *stringify(CellKind kind);
+/// Short names used in diagnostics and generated symbols ("sigmoid", ...;
+/// stringify(CellKind) is in CellKinds.h).
 const char *stringify(Activation fn);
 const char *stringify(Merge merge);
-/// `quantize: {weights: int8}`: marks the model and every dense cell (not
-/// ConvLSTMCell, whose kernels stay float32) as having int8 weights. A cell
+/// `quantize: {weights: int8}`: marks the model and every cell whose kind is
+/// CellKindInfo::lowPrecision (the others keep float32 kernels) as having
+/// int8 weights. A cell
 /// whose params are bfloat16 (param_dtype or dtype) cannot: the name of its
 /// layer, else std::nullopt.
 std::optional<std::string> applyInt8Weights(Model &model);

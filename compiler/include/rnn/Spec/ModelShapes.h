@@ -5,9 +5,9 @@
 // human-readable summary `rnnc check` prints.
 //
 // "Features" shapes exclude the batch and time axes: [I] for dense cells,
-// [spatial..., C] for ConvLSTMCell. All counts saturate at kSaturated
-// (INT64_MAX) instead of overflowing; parseModel rejects specs that reach it,
-// so for a Model it returned every count is exact.
+// [spatial..., C] for convolutional cells (ConvLSTMCell). All counts saturate
+// at kSaturated (INT64_MAX) instead of overflowing; parseModel rejects specs
+// that reach it, so for a Model it returned every count is exact.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,16 +39,12 @@ constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
 /// Saturating product of `dims` (1 for an empty shape; negatives count as 0).
 int64_t numElements(llvm::ArrayRef<int64_t> dims);
 
-/// Number of gate blocks G: 4 for LSTMCell, OptimizedLSTMCell and
-/// ConvLSTMCell, 3 for GRUCell, 2 for MGUCell, 1 for SimpleCell.
-int64_t numGates(CellKind kind);
-
 /// The RNNs of a layer in execution order: {&rnn} for an RNN layer,
 /// {&forward, &backward} for a Bidirectional one, {} for the others.
 llvm::SmallVector<const RNN *, 2> layerDirections(const Layer &layer);
 
 /// What `cell` outputs per step for inputs of feature shape `input`: [H], or
-/// [spatial..., F] for ConvLSTMCell.
+/// [spatial..., F] for convolutional cells.
 Shape cellOutputFeatures(const Cell &cell, llvm::ArrayRef<int64_t> input);
 
 /// The carry of `cell` reading features `input`, in Flax's order: {c, h} for
@@ -81,8 +78,22 @@ Shape modelOutputShape(const Model &model);
 /// 1: backward_rnn).
 std::vector<Shape> layerCarryShapes(const Model &model, size_t k, unsigned dir);
 
+/// One array Flax stores for a cell, with its shape.
+struct StoredParam {
+  const FlaxParam *param;
+  Shape shape;
+};
+
+/// The arrays Flax stores for `cell` in `layout` when it reads
+/// `inputFeatures` features (the input's last dim), in Flax's creation
+/// order, those of options the cell turns off left out (CellKinds.h);
+/// std::nullopt when `layout` has no such cell.
+std::optional<std::vector<StoredParam>>
+storedParams(const Cell &cell, ParamsLayout layout, int64_t inputFeatures);
+
 /// Number of scalar parameters of `cell` reading features `input`, as stored
-/// by Flax in `layout` (nnx GRUCell has no hn bias).
+/// by Flax in `layout` (storedParams; linen's when `layout` has no such
+/// cell, which the spec rejects).
 int64_t numCellParams(const Cell &cell, llvm::ArrayRef<int64_t> input,
                       ParamsLayout layout);
 int64_t numLayerParams(const Model &model, size_t k);
@@ -92,7 +103,8 @@ int64_t numParams(const Model &model);
 /// matmuls or convolutions only (2 FLOPs per multiply-add), with B the product
 /// of the batch dims:
 ///   dense cells: 2·B·G·H·(I+H)
-///   ConvLSTMCell: 2·B·S·K·(C+F)·4F, S = prod(spatial), K = prod(kernel_size)
+///   convolutional cells: 2·B·S·K·(C+F)·G·F, S = prod(spatial),
+///   K = prod(kernel_size)
 int64_t cellFlopsPerStep(const Model &model, const Cell &cell,
                          llvm::ArrayRef<int64_t> input);
 int64_t layerFlopsPerStep(const Model &model, size_t k);

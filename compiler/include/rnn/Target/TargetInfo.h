@@ -53,6 +53,21 @@ struct TargetInfo {
   /// RAM, not time, is what runs out first: an M-profile Arm triple or a
   /// Cortex-M CPU. rnnc lowers for RAM there unless told --optimize=speed.
   bool microcontroller = false;
+  /// The private cache a core keeps a working set in (L2), in bytes; 0
+  /// where rnnc has no figure (no tuning reads it there).
+  int64_t cacheBytes = 0;
+
+  /// f32 lanes of a vector register (0 without a vector unit).
+  int64_t vectorLanes() const { return vectorBits / 32; }
+  /// Whether a batch-1 recurrence computes a piece of its hoisted input
+  /// projection in each step's loop over k (rnn-overlap-input-projection).
+  /// The piece and the recurrent product share one block's accumulators,
+  /// which leaves enough for the recurrence with 32 vector registers of 16
+  /// floats (AVX-512: 10 % faster at LSTM H=64) but not with 16 (AVX2,
+  /// NEON: 6 % slower).
+  bool overlapsInputProjection() const {
+    return vectorBits >= 512 && registers >= 32;
+  }
 
   /// The block of the LLVM path: 4 x 64 floats (16 accumulators) with 32
   /// 512-bit registers (AVX-512), 4 x 16 with other vector units (8 AVX2

@@ -6,21 +6,10 @@
 // into the fused layout of Params.h.
 //
 // Expected keys, relative to a cell's params path (Cell::params, or
-// defaultParamsPath() when empty):
-//   linen LSTMCell, OptimizedLSTMCell  {ii,if,ig,io}/kernel (I,H);
-//                                      {hi,hf,hg,ho}/{kernel (H,H), bias (H)}
-//   linen GRUCell   {ir,iz,in}/{kernel (I,H), bias (H)}; {hr,hz}/kernel (H,H);
-//                   hn/{kernel (H,H), bias (H)}
-//   linen MGUCell   if/{kernel, bias}; hf/kernel; hn/kernel (+ bias iff
-//                   reset_gate); in/{kernel, bias}
-//   linen SimpleCell  i/{kernel (I,H), bias (H)}; h/kernel (H,H)
-//   linen ConvLSTMCell  ih/kernel (*k, I, 4F), hh/kernel (*k, F, 4F),
-//                       {ih,hh}/bias (4F) iff use_bias
-//   nnx LSTMCell    as linen with `if_` for `if`
-//   nnx OptimizedLSTMCell  dense_i/kernel (I,4H); dense_h/{kernel (H,4H),
-//                          bias (4H)}
-//   nnx GRUCell     dense_i/{kernel (I,3H), bias (3H)}; dense_h/kernel (H,3H)
-//   nnx SimpleCell  dense_i/{kernel (I,H), bias (H)}; dense_h/kernel (H,H)
+// defaultParamsPath() when empty), and the gate block each holds: the
+// kind's row in CellKinds.cpp (CellKindInfo::linen, ::nnx), e.g. linen
+// LSTMCell's {ii,if,ig,io}/kernel (I,H) and {hi,hf,hg,ho}/{kernel (H,H),
+// bias (H)}.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,7 +80,7 @@ struct ParamSpec {
 
 /// The params `cell` expects under `prefix` when it reads `inputFeatures`
 /// features, in Flax's creation order; std::nullopt when `layout` has no
-/// such cell (nnx has no MGUCell or ConvLSTMCell).
+/// such cell (CellKindInfo::params).
 std::optional<std::vector<ParamSpec>>
 expectedCellParams(const spec::Cell &cell, spec::ParamsLayout layout,
                    llvm::StringRef prefix, int64_t inputFeatures);

@@ -8,15 +8,11 @@
 //   gi = x @ wi (+ bi)      wi: (I, G*H)   bi: (G*H)   [optional]
 //   gh = h @ wh (+ bh)      wh: (H, G*H)   bh: (G*H)   [optional]
 //
-// with the gate blocks of G*H in this order (each block H columns):
-//   LSTM, OptimizedLSTM   G=4  [i, f, g, o]     bi absent, bh = [bhi,bhf,bhg,bho]
-//   GRU                   G=3  [r, z, n]        bi = [bir,biz,bin];
-//                                               bh = [0, 0, bhn] (linen) or absent (nnx)
-//   MGU                   G=2  [f, n]           bi = [bif, bin];
-//                                               bh = [0, bhn] if reset_gate, else absent
-//   Simple                G=1  [h]              bi = bi, bh absent
-//   ConvLSTM              G=4  [i, g, f, o]     (Flax's conv order, kept)
-//                         wi: (*k, I, 4F), wh: (*k, F, 4F), bi/bh: (4F) iff use_bias
+// with the G gate blocks of H columns each in the order of the cell kind's
+// `gates` (CellKinds.cpp), and each array present iff Flax stores some
+// param of it (CellKindInfo::linen, ::nnx); a gate block Flax has no bias
+// for is zeros (GRUCell's bh = [0, 0, bhn]). Convolutional cells' kernels
+// have kernel_size in front: wi (*k, I, G*F), wh (*k, F, G*F).
 //
 // Zero bias blocks are exact (x + 0.0f == x), so the fused form computes what
 // Flax's per-gate form computes.

@@ -63,10 +63,6 @@ constexpr llvm::StringLiteral kWorkspaceAlignmentAttrName =
 /// weights file it was compiled from, for <name>_info().
 constexpr llvm::StringLiteral kSpecHashAttrName = "rnn.spec_sha256";
 constexpr llvm::StringLiteral kWeightsHashAttrName = "rnn.weights_sha256";
-/// On a linalg.matmul: matmuls with the same value (an i64) run in one
-/// loop over k (set by --rnn-overlap-input-projection, consumed and removed
-/// by --rnn-vectorize-matmuls).
-constexpr llvm::StringLiteral kFuseKLoopsAttrName = "rnn.fuse_k_loops";
 /// On a linalg.matmul (a unit attribute): both factors hold bf16 values,
 /// the left one in f32 (bf16 compute, rounded at Flax's points), so a bf16
 /// dot-product instruction may compute it (set by --convert-rnn-to-linalg,

@@ -221,4 +221,37 @@ def RNN_SelectLastCarryOp : RNN_Op<"select_last_carry",
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Code generation
+//===----------------------------------------------------------------------===//
+
+def RNN_SharedKMatmulsOp : RNN_Op<"shared_k_matmuls", [Pure,
+    AllTypesMatch<["firstAcc", "first"]>,
+    AllTypesMatch<["secondAcc", "second"]>]> {
+  let summary = "two matrix products of one depth, computed in one loop over k";
+  let description = [{
+    `first = firstAcc + firstLhs x firstRhs` and `second = secondAcc +
+    secondLhs x secondRhs`, each as `linalg.matmul` defines it (operands
+    widened to the accumulator's element type). Both products have the same
+    depth k, and the op asks code generation to run them in one loop over
+    k, so that one product's arithmetic overlaps the other's loads.
+    `--rnn-overlap-input-projection` builds it (a piece of a batch-1 input
+    projection beside the step's recurrent matrix-vector product) and
+    `--rnn-vectorize-matmuls` consumes it; no later pass accepts it.
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$firstLhs,
+      AnyStaticShapeTensor:$firstRhs, AnyStaticShapeTensor:$firstAcc,
+      AnyStaticShapeTensor:$secondLhs, AnyStaticShapeTensor:$secondRhs,
+      AnyStaticShapeTensor:$secondAcc);
+  let results = (outs AnyStaticShapeTensor:$first,
+      AnyStaticShapeTensor:$second);
+  let assemblyFormat = [{
+    `ins` `(` $firstLhs `,` $firstRhs `:` type($firstLhs) `,` type($firstRhs) `)`
+    `outs` `(` $firstAcc `:` type($firstAcc) `)` `,`
+    `ins` `(` $secondLhs `,` $secondRhs `:` type($secondLhs) `,` type($secondRhs) `)`
+    `outs` `(` $secondAcc `:` type($secondAcc) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // RNN_IR_RNNOPS_TD
