@@ -3,6 +3,7 @@
 #include "rnn/InitAll.h"
 #include "rnn/Codegen/Passes.h"
 #include "rnn/Conversion/Passes.h"
+#include "rnn/Conversion/RNNToRuntime/RNNToRuntime.h"
 #include "rnn/IR/RNNDialect.h"
 #include "rnn/Pipelines/Pipelines.h"
 #include "rnn/Transforms/Passes.h"
@@ -12,6 +13,8 @@
 void rnnc::registerAllDialects(mlir::DialectRegistry &registry) {
   // quant: int8 kernels are tensors of its per-axis type.
   registry.insert<mlir::rnn::RNNDialect, mlir::quant::QuantDialect>();
+  // The sequence ops become librnnrt calls while they are bufferized.
+  mlir::rnn::registerRuntimeBufferizationModels(registry);
 }
 
 void rnnc::registerAllPasses() {

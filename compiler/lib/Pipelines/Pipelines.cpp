@@ -22,7 +22,7 @@ constexpr llvm::StringLiteral kToLinalg =
     "rnn-create-entry-point,"
     "convert-rnn-scan-to-scf{{time-block-bytes={0} time-block-rows={1} "
     "ram-lean={2} last-row-copies={3}},"
-    "convert-rnn-to-linalg{{fuse-projections={3}},convert-rnn-to-runtime,"
+    "convert-rnn-to-linalg{{fuse-projections={3}},"
     "canonicalize,cse";
 
 /// For speed, the input projection of every step is one matmul over the

@@ -91,11 +91,15 @@ def RNNBufferizePass : Pass<"rnn-bufferize", "mlir::ModuleOp"> {
     (a slice of a sequence, a block of a merged output) a `linalg.copy`,
     which becomes plain loops. Lowering a strided `memref.copy` would call
     the `memrefCopy` helper of MLIR's runner utilities, which generated code
-    must not depend on.
+    must not depend on. `rnn.flip_sequences` and `rnn.select_last_carry`
+    bufferize to their librnnrt calls (their external models are in
+    `RNNToRuntime`) on a result buffer allocated like any other.
   }];
   let dependentDialects = ["mlir::bufferization::BufferizationDialect",
                            "mlir::linalg::LinalgDialect",
-                           "mlir::memref::MemRefDialect"];
+                           "mlir::memref::MemRefDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def RNNRelaxFMAsPass : Pass<"rnn-relax-fmas"> {

@@ -94,17 +94,4 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
-def ConvertRNNToRuntimePass : Pass<"convert-rnn-to-runtime", "mlir::ModuleOp"> {
-  let summary = "lower rnn.flip_sequences and rnn.select_last_carry to librnnrt calls";
-  let description = [{
-    Each op becomes a call to its `rnnrt_*_f32` function on buffers
-    (`bufferization.to_buffer` of the operands, a fresh result buffer), and
-    the callee is declared in the module. Lengths are validated once at the
-    model's entry, so the calls' status is not checked here.
-  }];
-  let dependentDialects = ["mlir::func::FuncDialect", "mlir::memref::MemRefDialect",
-                           "mlir::bufferization::BufferizationDialect",
-                           "mlir::arith::ArithDialect"];
-}
-
 #endif // RNN_CONVERSION_PASSES_TD
