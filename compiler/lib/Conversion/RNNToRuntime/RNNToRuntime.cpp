@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "rnn/ABI/Runtime.h"
 #include "rnn/Conversion/Passes.h"
 #include "rnn/Conversion/RNNToRuntime/RuntimeCalls.h"
 #include "rnn/IR/RNNOps.h"
@@ -92,7 +93,7 @@ struct LowerFlipSequences : OpRewritePattern<FlipSequencesOp> {
         shape.slice(op.getTimeMajor() ? 1 : 0, numBatchDims);
     int64_t steps = shape[timeAxis];
     int64_t features = product(shape.drop_front(numBatchDims + 1));
-    return replaceWithCall(op, rewriter, "rnnrt_flip_sequences_f32",
+    return replaceWithCall(op, rewriter, abi::kFlipSequencesF32,
                            [&](Value output) {
       Value timeMajor = arith::ConstantOp::create(
           rewriter, loc, rewriter.getI32IntegerAttr(op.getTimeMajor()));
@@ -114,7 +115,7 @@ struct LowerSelectLastCarry : OpRewritePattern<SelectLastCarryOp> {
     ArrayRef<int64_t> batchShape = op.getSeqLengths().getType().getShape();
     ArrayRef<int64_t> carryShape = op.getInitial().getType().getShape();
     int64_t steps = op.getCarries().getType().getShape().front();
-    return replaceWithCall(op, rewriter, "rnnrt_select_last_carry_f32",
+    return replaceWithCall(op, rewriter, abi::kSelectLastCarryF32,
                            [&](Value output) {
       return SmallVector<Value>{
           readBuffer(rewriter, loc, op.getCarries()),
