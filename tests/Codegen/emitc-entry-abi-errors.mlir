@@ -13,3 +13,11 @@ emitc.func @m_run(%x: !emitc.ptr<!emitc.size_t> {rnn.name = "x"}) {
 emitc.func @m_run(%ws: i64 {rnn.workspace}) {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'emitc.func' op expects the workspace ('rnn.workspace') as its last argument}}
+emitc.func @m_run(%ws: !emitc.ptr<i8> {rnn.workspace},
+                  %x: !emitc.ptr<f32> {rnn.name = "x"}) {
+  return
+}

@@ -1,5 +1,6 @@
 //===- AssignWorkspace.cpp - Buffers from the caller's workspace ----------===//
 
+#include "rnn/ABI/EntryPointABI.h"
 #include "rnn/Codegen/Passes.h"
 #include "rnn/IR/RNNDialect.h"
 
@@ -143,10 +144,11 @@ struct RNNAssignWorkspacePass
   using RNNAssignWorkspacePassBase::RNNAssignWorkspacePassBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (alignment < kMinWorkspaceAlignment || !llvm::isPowerOf2_64(alignment)) {
+    if (alignment < abi::kMinWorkspaceAlignment ||
+        !llvm::isPowerOf2_64(alignment)) {
       module.emitError() << "rnn-assign-workspace: alignment must be a power "
                             "of two of at least "
-                         << kMinWorkspaceAlignment << ", got "
+                         << abi::kMinWorkspaceAlignment << ", got "
                          << static_cast<int64_t>(alignment);
       return signalPassFailure();
     }
@@ -173,7 +175,7 @@ struct RNNAssignWorkspacePass
             OpBuilder b(address);
             address.replaceAllUsesWith(
                 arith::ConstantIndexOp::create(b, address.getLoc(),
-                                               kMinWorkspaceAlignment)
+                                               abi::kMinWorkspaceAlignment)
                     .getResult());
             address.erase();
           }

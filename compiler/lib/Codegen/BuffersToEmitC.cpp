@@ -8,8 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitCPatterns.h"
-#include "rnn/IR/RNNDialect.h"
+#include "rnn/ABI/Runtime.h"
 #include "rnn/Codegen/Passes.h"
+#include "rnn/IR/RNNDialect.h"
 
 #include "mlir/Conversion/ArithToEmitC/ArithToEmitC.h"
 #include "mlir/Conversion/SCFToEmitC/SCFToEmitC.h"
@@ -187,7 +188,8 @@ LogicalResult checkConvertible(ModuleOp module,
                              "every buffer from the caller's workspace (see "
                              "--rnn-assign-workspace)");
     if (auto func = dyn_cast<func::FuncOp>(op)) {
-      if (func.isExternal() && !func.getSymName().starts_with("rnnrt_"))
+      if (func.isExternal() &&
+          !func.getSymName().starts_with(abi::kRuntimePrefix))
         return op->emitOpError("cannot be called from C: only librnnrt's "
                                "functions (rnnrt_*) are declared, found '")
                << func.getSymName() << "'";
@@ -374,9 +376,9 @@ void mlir::rnn::populateFuncToEmitCPointerPatterns(
 void mlir::rnn::populateMathToLibmEmitCPatterns(const TypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<MathToRuntime<math::ExpOp>>(converter, ctx, "rnnrt_expf");
-  patterns.add<MathToRuntime<math::TanhOp>>(converter, ctx, "rnnrt_tanhf");
-  patterns.add<MathToRuntime<math::FmaOp>>(converter, ctx, "RNNRT_MULADDF");
+  patterns.add<MathToRuntime<math::ExpOp>>(converter, ctx, abi::kExpF);
+  patterns.add<MathToRuntime<math::TanhOp>>(converter, ctx, abi::kTanhF);
+  patterns.add<MathToRuntime<math::FmaOp>>(converter, ctx, abi::kMulAddF);
   patterns.add<MathToLibm<math::AbsFOp>>(converter, ctx, "fabs");
   patterns.add<MathToLibm<math::AtanOp>>(converter, ctx, "atan");
   patterns.add<MathToLibm<math::Atan2Op>>(converter, ctx, "atan2");

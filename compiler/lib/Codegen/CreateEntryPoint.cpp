@@ -1,5 +1,6 @@
 //===- CreateEntryPoint.cpp - The model's C entry point -------------------===//
 
+#include "rnn/ABI/EntryPointABI.h"
 #include "rnn/Codegen/Passes.h"
 #include "rnn/Conversion/RNNToRuntime/RuntimeCalls.h"
 #include "rnn/IR/RNNDialect.h"
@@ -10,8 +11,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/SmallBitVector.h"
-#include "llvm/ADT/StringMap.h"
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNCREATEENTRYPOINTPASS
@@ -53,12 +52,12 @@ Value checkTokenIds(OpBuilder &b, Location loc, func::FuncOp model,
         arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(count)),
         arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(rows))};
     func::FuncOp check = lookupOrDeclareRuntimeFunction(
-        b, model->getParentOfType<ModuleOp>(), "rnnrt_check_token_ids",
+        b, model->getParentOfType<ModuleOp>(), abi::kCheckTokenIds,
         ValueRange(args).getTypes());
     Value tokens = func::CallOp::create(b, loc, check, args).getResult(0);
     Value failed = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ne, status,
-        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+        arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(abi::kStatusOK)));
     status = arith::SelectOp::create(b, loc, failed, status, tokens);
   });
   return status;
@@ -66,23 +65,23 @@ Value checkTokenIds(OpBuilder &b, Location loc, func::FuncOp model,
 
 /// kStatusArgument (an i32) when a buffer argument of `entry` with elements
 /// is NULL or the workspace is NULL or not aligned to
-/// kMinWorkspaceAlignment, else 0. A buffer without elements is never
+/// kMinWorkspaceAlignment, else kStatusOK. A buffer without elements is never
 /// accessed and may be NULL (as in librnnrt); so may a workspace of 0 bytes,
 /// which --rnn-assign-workspace resolves once the size is known. (A chain of
 /// selects, not `|` of comparisons, which C compilers warn about.)
-Value argumentStatus(OpBuilder &b, Location loc, func::FuncOp entry) {
+Value argumentStatus(OpBuilder &b, Location loc, func::FuncOp entry,
+                     const abi::EntryPointABI &abi) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value error = arith::ConstantOp::create(
-      b, loc, b.getI32IntegerAttr(kStatusArgument));
-  Value status = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+      b, loc, b.getI32IntegerAttr(abi::kStatusArgument));
+  Value status =
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(abi::kStatusOK));
   auto failIf = [&](Value bad) {
     status = arith::SelectOp::create(b, loc, bad, error, status);
   };
   for (BlockArgument arg : entry.getArguments()) {
-    auto type = cast<MemRefType>(arg.getType());
-    bool workspace = bool(entry.getArgAttr(arg.getArgNumber(),
-                                           kWorkspaceAttrName));
-    if (!workspace && type.getNumElements() == 0)
+    bool workspace = abi.parameters[arg.getArgNumber()].isWorkspace();
+    if (!workspace && abi.parameters[arg.getArgNumber()].numElements() == 0)
       continue;
     Value address =
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arg);
@@ -95,41 +94,12 @@ Value argumentStatus(OpBuilder &b, Location loc, func::FuncOp entry) {
     Value low = arith::AndIOp::create(
         b, loc, bits,
         arith::ConstantOp::create(
-            b, loc, b.getI64IntegerAttr(kMinWorkspaceAlignment - 1)));
+            b, loc, b.getI64IntegerAttr(abi::kMinWorkspaceAlignment - 1)));
     failIf(arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ne, low,
         arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0))));
   }
   return status;
-}
-
-/// The arguments of `entry` that may share a buffer: each input
-/// `initial_carry/<key>` whose output `carry/<key>` exists, and that output.
-/// The generated code copies every initial carry into the workspace (the
-/// scan's loop-carried state) before the first step and writes the final
-/// carries after the last, so an in-place update reads the old state
-/// before it writes the new one.
-llvm::SmallBitVector carryAliasArguments(func::FuncOp entry) {
-  llvm::SmallBitVector result(entry.getNumArguments());
-  llvm::StringMap<unsigned> outputs;
-  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
-    if (auto name = entry.getArgAttrOfType<StringAttr>(i, kNameAttrName))
-      if (entry.getArgAttr(i, kOutputAttrName))
-        outputs[name.getValue()] = i;
-  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
-    auto name = entry.getArgAttrOfType<StringAttr>(i, kNameAttrName);
-    if (!name || entry.getArgAttr(i, kOutputAttrName))
-      continue;
-    StringRef key = name.getValue();
-    if (!key.consume_front("initial_"))
-      continue;
-    auto it = outputs.find(key);
-    if (it == outputs.end())
-      continue;
-    result.set(i);
-    result.set(it->second);
-  }
-  return result;
 }
 
 /// With a run-time size: kStatusArgument when the caller's int32 in
@@ -145,7 +115,7 @@ Value checkSize(OpBuilder &b, Location loc, Value sizeBuffer, int64_t least,
       b, loc, arith::CmpIPredicate::ugt, offset,
       arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(most - least)));
   Value error = arith::ConstantOp::create(
-      b, loc, b.getI32IntegerAttr(kStatusArgument));
+      b, loc, b.getI32IntegerAttr(abi::kStatusArgument));
   return arith::SelectOp::create(b, loc, bad, error, status);
 }
 
@@ -214,8 +184,8 @@ void copyActual(OpBuilder &b, Location loc, ModuleOp module, Value full,
   SmallVector<Value> args{pointerBuffer(b, loc, toCaller ? dense : full),
                           pointerBuffer(b, loc, toCaller ? full : dense),
                           i64(last + 1), pointerBuffer(b, loc, dims)};
-  std::string name = type.getElementType().isF32() ? "rnnrt_copy_box_f32"
-                                                    : "rnnrt_copy_box_i32";
+  StringRef name =
+      type.getElementType().isF32() ? abi::kCopyBoxF32 : abi::kCopyBoxI32;
   func::FuncOp copy = lookupOrDeclareRuntimeFunction(
       b, module, name, ValueRange(args).getTypes());
   func::CallOp::create(b, loc, copy, args);
@@ -227,7 +197,7 @@ LogicalResult createEntryPoint(func::FuncOp model) {
       !llvm::all_of(type.getResults(), llvm::IsaPred<RankedTensorType>))
     return model.emitOpError("expects a model function on ranked tensors");
   auto numSteps = model->getAttrOfType<IntegerAttr>(kNumStepsAttrName);
-  std::optional<unsigned> lengthsArg = findArgument(model, "seq_lengths");
+  std::optional<unsigned> lengthsArg = findArgument(model, abi::kSeqLengthsKey);
   std::optional<unsigned> stepsArg = findArgument(model, kStepsArgName);
   if (stepsArg && !numSteps)
     return model.emitOpError("expects '")
@@ -264,7 +234,7 @@ LogicalResult createEntryPoint(func::FuncOp model) {
     argTypes.push_back(bufferType(t));
   argTypes.push_back(MemRefType::get({ShapedType::kDynamic}, b.getI8Type()));
   auto entry =
-      func::FuncOp::create(b, loc, (model.getName() + "_run").str(),
+      func::FuncOp::create(b, loc, abi::entryPointName(model.getName()),
                            b.getFunctionType(argTypes, b.getI32Type()));
   // The scans of a part of a static batch plan their steps for the whole.
   if (Attribute whole = model->getAttr(kTimeBlockBatchAttrName))
@@ -277,14 +247,16 @@ LogicalResult createEntryPoint(func::FuncOp model) {
     entry.setArgAttr(numInputs + i, kOutputAttrName, b.getUnitAttr());
   }
   entry.setArgAttr(argTypes.size() - 1, kWorkspaceAttrName, b.getUnitAttr());
+  FailureOr<abi::EntryPointABI> entryABI = abi::describeEntryPoint(entry);
+  if (failed(entryABI))
+    return failure();
   // The caller's buffers never overlap (the header says so): without this,
   // LLVM must assume a store to an output may change an input or the
   // workspace, and copies between them stay scalar. The one exception:
-  // `initial_carry/<key>` and `carry/<key>` may be the same buffer (an
+  // an initial carry and its final carry may be the same buffer (an
   // in-place state update), so neither of such a pair is noalias.
-  llvm::SmallBitVector mayAlias = carryAliasArguments(entry);
-  for (unsigned i = 0, e = argTypes.size(); i < e; ++i)
-    if (!mayAlias.test(i))
+  for (auto [i, param] : llvm::enumerate(entryABI->parameters))
+    if (!param.mayAlias)
       entry.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
                        b.getUnitAttr());
 
@@ -293,16 +265,17 @@ LogicalResult createEntryPoint(func::FuncOp model) {
   // Pointers first (kStatusArgument), then the lengths: a NULL seq_lengths
   // must not reach rnnrt_check_seq_lengths, for which NULL means "all T".
   Type i32 = b.getI32Type();
-  Value argStatus = argumentStatus(b, loc, entry);
+  Value argStatus = argumentStatus(b, loc, entry, *entryABI);
   Value bad = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne, argStatus,
-      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(abi::kStatusOK)));
   auto ifBad = scf::IfOp::create(b, loc, TypeRange{i32}, bad,
                                  /*withElseRegion=*/true);
   b.setInsertionPointToStart(ifBad.thenBlock());
   scf::YieldOp::create(b, loc, ValueRange{argStatus});
   b.setInsertionPointToStart(ifBad.elseBlock());
-  Value status = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  Value status =
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(abi::kStatusOK));
   if (lengthsArg) {
     Value lengths = block->getArgument(*lengthsArg);
     int64_t batch = cast<MemRefType>(lengths.getType()).getNumElements();
@@ -312,7 +285,7 @@ LogicalResult createEntryPoint(func::FuncOp model) {
         arith::ConstantOp::create(b, loc,
                                   b.getI64IntegerAttr(numSteps.getInt()))};
     func::FuncOp check = lookupOrDeclareRuntimeFunction(
-        b, model->getParentOfType<ModuleOp>(), "rnnrt_check_seq_lengths",
+        b, model->getParentOfType<ModuleOp>(), abi::kCheckSeqLengths,
         ValueRange(args).getTypes());
     status = func::CallOp::create(b, loc, check, args).getResult(0);
   }
@@ -329,7 +302,7 @@ LogicalResult createEntryPoint(func::FuncOp model) {
   status = ifBad.getResult(0);
   Value ok = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq, status,
-      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(abi::kStatusOK)));
   auto ifOk = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
 
   // The model's body, on the caller's buffers.
@@ -436,7 +409,7 @@ struct RNNCreateEntryPointPass
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (func.isPublic() && !func.isExternal() &&
           (func->hasAttr(kNumStepsAttrName) ||
-           findArgument(func, "x").has_value()))
+           findArgument(func, abi::kInputKey).has_value()))
         models.push_back(func);
     for (func::FuncOp model : models)
       if (failed(createEntryPoint(model)))

@@ -1,6 +1,7 @@
 //===- EmitCEntryABI.cpp - The header's C signature, in EmitC -------------===//
 
 #include "EmitCPatterns.h"
+#include "rnn/ABI/EntryPointABI.h"
 #include "rnn/Codegen/Passes.h"
 #include "rnn/IR/RNNDialect.h"
 
@@ -28,48 +29,47 @@ constexpr llvm::StringLiteral kAlignDefinition =
     "#endif\n"
     "#endif";
 
-/// The C name of a scalar type, for a `const T *` parameter.
-std::optional<StringRef> cScalarName(Type type) {
-  if (type.isF32())
-    return StringRef("float");
-  if (type.isF64())
-    return StringRef("double");
-  if (type.isInteger(1))
-    return StringRef("bool");
-  for (unsigned width : {8u, 16u, 32u, 64u})
-    if (type.isSignlessInteger(width) || type.isSignedInteger(width))
-      return StringRef(width == 8    ? "int8_t"
-                       : width == 16 ? "int16_t"
-                       : width == 32 ? "int32_t"
-                                     : "int64_t");
-  return std::nullopt;
+/// Whether `func` is an entry point of --rnn-create-entry-point (its
+/// arguments carry the ABI's attributes), not a helper.
+bool isEntryPoint(emitc::FuncOp func) {
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (func.getArgAttr(i, kNameAttrName) ||
+        func.getArgAttr(i, kWorkspaceAttrName))
+      return true;
+  return false;
 }
 
-/// Gives the parameters of `func` the types the header declares and casts
+/// Gives the parameters of `func` the types the header declares (the
+/// entry point's ABI: inputs `const T *`, the workspace `void *`) and casts
 /// them back at the entry; voids unused ones.
 LogicalResult applyEntryABI(emitc::FuncOp func) {
   MLIRContext *ctx = func.getContext();
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  std::optional<abi::EntryPointABI> entryABI;
+  if (isEntryPoint(func)) {
+    FailureOr<abi::EntryPointABI> described = abi::describeEntryPoint(func);
+    if (failed(described))
+      return failure();
+    entryABI = std::move(*described);
+  }
   SmallVector<Type> inputs(func.getArgumentTypes());
   for (BlockArgument arg : entry.getArguments()) {
     unsigned i = arg.getArgNumber();
     auto pointer = dyn_cast<emitc::PointerType>(arg.getType());
     Type abiType = arg.getType();
-    bool isWorkspace = static_cast<bool>(func.getArgAttr(i, kWorkspaceAttrName));
-    if (isWorkspace) {
+    const abi::Parameter *param = entryABI ? &entryABI->parameters[i] : nullptr;
+    bool isWorkspace = param && param->isWorkspace();
+    if (param &&
+        (isWorkspace || (param->isConst() && param->isNamed() && pointer))) {
       if (!pointer)
         return func.emitOpError("expected a pointer workspace, found ")
                << arg.getType();
-      abiType = emitc::PointerType::get(emitc::OpaqueType::get(ctx, "void"));
-    } else if (auto name = func.getArgAttrOfType<StringAttr>(i, kNameAttrName);
-               name && pointer && !func.getArgAttr(i, kOutputAttrName)) {
-      std::optional<StringRef> scalar = cScalarName(pointer.getPointee());
-      if (!scalar)
+      FailureOr<std::string> pointee = param->cPointee();
+      if (failed(pointee))
         return func.emitOpError("cannot name the C type of input '")
-               << name.getValue() << "', found " << pointer.getPointee();
-      abiType = emitc::PointerType::get(
-          emitc::OpaqueType::get(ctx, ("const " + *scalar).str()));
+               << param->key << "', found " << pointer.getPointee();
+      abiType = emitc::PointerType::get(emitc::OpaqueType::get(ctx, *pointee));
     }
     if (abiType != arg.getType()) {
       Type bodyType = arg.getType();
@@ -110,8 +110,8 @@ struct RNNEmitCEntryABIPass
     Location loc = module.getLoc();
     for (StringRef header : {"math.h", "stdbool.h", "stddef.h", "stdint.h"})
       emitc::IncludeOp::create(b, loc, header, /*is_standard_include=*/true);
-    emitc::IncludeOp::create(b, loc, "rnnrt/rnnrt.h");
-    emitc::IncludeOp::create(b, loc, "rnnrt/rnnrt_math.h");
+    emitc::IncludeOp::create(b, loc, abi::kRuntimeHeader);
+    emitc::IncludeOp::create(b, loc, abi::kMathHeader);
     auto globals = llvm::to_vector(module.getOps<emitc::GlobalOp>());
     if (globals.empty())
       return;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "rnn/ABI/Runtime.h"
 #include "rnn/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,8 +25,8 @@ using namespace mlir;
 namespace {
 
 /// librnnrt's widening and rounding, declared by rnnrt/rnnrt.h.
-constexpr StringLiteral kWiden = "rnnrt_bf16_to_f32";
-constexpr StringLiteral kRound = "rnnrt_round_to_bf16";
+constexpr StringLiteral kWiden = rnn::abi::kBF16ToF32;
+constexpr StringLiteral kRound = rnn::abi::kRoundToBF16;
 
 bool isBF16Buffer(Type type) {
   auto memref = dyn_cast<MemRefType>(type);

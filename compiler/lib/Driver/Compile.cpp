@@ -1,5 +1,6 @@
 //===- Compile.cpp - Spec and weights to code -----------------------------===//
 
+#include "rnn/ABI/EntryPointABI.h"
 #include "rnn/Driver/Driver.h"
 #include "rnn/IR/RNNDialect.h"
 #include "rnn/Import/MLIRGen.h"
@@ -121,39 +122,29 @@ rnnc::loadModel(llvm::SourceMgr &sourceMgr, unsigned bufferId,
 static LogicalResult describeEntryPoint(ModuleOp module,
                                         const spec::Model &model,
                                         Compiled &compiled) {
-  auto entry = module.lookupSymbol<func::FuncOp>(model.name + "_run");
-  auto workspace =
-      module->getAttrOfType<IntegerAttr>(rnn::kWorkspaceSizeAttrName);
-  if (!entry || !workspace)
-    return emitError(module.getLoc(), "no entry point '")
-           << model.name << "_run' after lowering";
-  compiled.workspaceSize = workspace.getInt();
-  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
-    auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
-    if (!name)
-      continue; // the workspace
-    auto type = cast<MemRefType>(entry.getArgumentTypes()[i]);
+  FailureOr<rnn::abi::EntryPointABI> entry =
+      rnn::abi::describeEntryPoint(module, model.name);
+  if (failed(entry))
+    return failure();
+  if (!entry->workspace.size)
+    return emitError(module.getLoc(), "no workspace size on '")
+           << entry->name << "' after lowering";
+  compiled.workspaceSize = *entry->workspace.size;
+  compiled.workspaceAlignment = entry->workspace.alignment;
+  using rnn::abi::Role;
+  for (const rnn::abi::Parameter &abiParam : entry->parameters) {
+    if (abiParam.isWorkspace())
+      continue;
     EntryParameter param;
-    param.name = name.getValue().str();
-    param.shape.assign(type.getShape().begin(), type.getShape().end());
-    bool int32 = type.getElementType().isInteger(32);
-    param.isTokens = int32 && param.name == "x";
-    param.isSteps = int32 && param.name == rnn::kStepsArgName;
-    int64_t dim;
-    if (int32 && StringRef(param.name).starts_with(rnn::kBatchArgPrefix) &&
-        !StringRef(param.name)
-             .drop_front(rnn::kBatchArgPrefix.size())
-             .getAsInteger(10, dim))
-      param.batchSizeOf = dim;
-    param.isLengths = int32 && !param.isTokens && !param.isSteps &&
-                      !param.batchSizeOf;
-    if (auto axis = entry.getArgAttrOfType<IntegerAttr>(
-            i, rnn::kTimeAxisAttrName))
-      param.timeAxis = axis.getInt();
-    if (auto axis = entry.getArgAttrOfType<IntegerAttr>(
-            i, rnn::kBatchAxisAttrName))
-      param.batchAxis = axis.getInt();
-    param.isOutput = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
+    param.name = abiParam.key;
+    param.shape.assign(abiParam.shape.begin(), abiParam.shape.end());
+    param.isTokens = abiParam.role == Role::Tokens;
+    param.isSteps = abiParam.role == Role::Steps;
+    param.batchSizeOf = abiParam.batchSizeOf;
+    param.isLengths = abiParam.role == Role::SeqLengths;
+    param.timeAxis = abiParam.timeAxis;
+    param.batchAxis = abiParam.batchAxis;
+    param.isOutput = abiParam.isOutput();
     compiled.parameters.push_back(std::move(param));
   }
   return success();

@@ -1,6 +1,7 @@
 //===- ModelLibrary.cpp - A compiled model, loaded and callable -----------===//
 
 #include "rnn/Driver/ModelLibrary.h"
+#include "rnn/ABI/EntryPointABI.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FileSystem.h"
@@ -57,10 +58,11 @@ std::optional<std::string> execute(StringRef program,
 /// `count` parameter pointers, on a pool of `threads` it starts on the first
 /// call (harness code: the state is the library's, never the model's).
 std::string parallelShim(StringRef name, size_t count, int threads) {
-  std::string upper = name.upper();
+  std::string prefix = rnn::abi::macroPrefix(name);
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "#include \"rnnrt/rnnrt.h\"\n#include \"" << name << ".h\"\n"
+  os << "#include \"" << rnn::abi::kRuntimeHeader << "\"\n#include \"" << name
+     << ".h\"\n"
      << "static _Alignas(64) char pool_memory[1 << 14];\n"
      << "static rnnrt_pool *pool;\n"
      << "int32_t rnnc_shim_run(void *const *a, void *workspace) {\n"
@@ -69,14 +71,13 @@ std::string parallelShim(StringRef name, size_t count, int threads) {
      << "      return -1;\n"
      << "    pool = rnnrt_pool_init(pool_memory, " << threads << ");\n"
      << "  }\n"
-     << "  return " << name << "_run_parallel(";
+     << "  return " << rnn::abi::entryPointName(name) << "_parallel(";
   for (size_t i = 0; i < count; ++i)
     os << "a[" << i << "], ";
   os << "workspace, rnnrt_pool_parallel_for, pool);\n}\n"
-     << "size_t rnnc_shim_workspace_size(void) { return " << upper
-     << "_WORKSPACE_SIZE_PARALLEL; }\n"
-     << "int rnnc_shim_tasks(void) { return " << upper
-     << "_PARALLEL_TASKS; }\n"
+     << "size_t rnnc_shim_workspace_size(void) { return " << prefix
+     << "WORKSPACE_SIZE_PARALLEL; }\n"
+     << "int rnnc_shim_tasks(void) { return " << prefix << "PARALLEL_TASKS; }\n"
      << "void rnnc_shim_shutdown(void) {\n"
      << "  if (pool)\n    rnnrt_pool_destroy(pool);\n  pool = 0;\n}\n";
   return text;
@@ -140,9 +141,10 @@ std::unique_ptr<ModelLibrary> ModelLibrary::load(const Compiled &compiled,
     emitError(loc) << "cannot load the compiled model: " << dlerror();
     return nullptr;
   }
-  library->entry = dlsym(library->handle, (name + "_run").str().c_str());
+  std::string entryName = rnn::abi::entryPointName(name);
+  library->entry = dlsym(library->handle, entryName.c_str());
   if (!library->entry) {
-    emitError(loc) << "the compiled model has no '" << name << "_run'";
+    emitError(loc) << "the compiled model has no '" << entryName << "'";
     return nullptr;
   }
   size_t workspaceSize = compiled.workspaceSize;
@@ -161,11 +163,12 @@ std::unique_ptr<ModelLibrary> ModelLibrary::load(const Compiled &compiled,
     workspaceSize = sizeOf();
     library->tasks = tasksOf();
   }
-  // The workspace, aligned as the header promises.
-  library->workspace.resize(workspaceSize + 64);
+  // The workspace, aligned as the header recommends (WORKSPACE_ALIGNMENT).
+  size_t alignment = compiled.workspaceAlignment;
+  library->workspace.resize(workspaceSize + alignment);
   uintptr_t address = reinterpret_cast<uintptr_t>(library->workspace.data());
   library->alignedWorkspace =
-      library->workspace.data() + (64 - address % 64) % 64;
+      library->workspace.data() + (alignment - address % alignment) % alignment;
   return library;
 }
 

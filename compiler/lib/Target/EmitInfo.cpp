@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "rnn/ABI/EntryPointABI.h"
 #include "rnn/IR/RNNDialect.h"
 #include "rnn/Spec/ModelShapes.h"
 #include "rnn/Target/Target.h"
@@ -64,11 +65,10 @@ std::string lower(StringRef text) { return text.lower(); }
 /// 8 bytes, so no member has padding before it on any ABI.
 llvm::Expected<std::vector<InfoField>> infoFields(ModuleOp module,
                                                   const spec::Model &model) {
-  auto workspaceSize =
-      module->getAttrOfType<IntegerAttr>(rnn::kWorkspaceSizeAttrName);
+  rnn::abi::WorkspaceABI workspace = rnn::abi::describeWorkspace(module);
   auto specHash = module->getAttrOfType<StringAttr>(kSpecHashAttrName);
   auto weightsHash = module->getAttrOfType<StringAttr>(kWeightsHashAttrName);
-  if (!workspaceSize || !specHash || !weightsHash)
+  if (!workspace.size || !specHash || !weightsHash)
     return llvm::createStringError(
         "no workspace size or file hashes on the module");
   std::vector<InfoField> fields;
@@ -104,13 +104,12 @@ llvm::Expected<std::vector<InfoField>> infoFields(ModuleOp module,
           spec::layerOutputFeatures(model, model.layers.size() - 1))));
   fields.push_back(intField(
       "output_size", spec::numElements(spec::modelOutputShape(model))));
-  fields.push_back(intField("workspace_size", workspaceSize.getInt()));
-  fields.push_back(
-      intField("workspace_alignment", rnn::workspaceAlignment(module)));
+  fields.push_back(intField("workspace_size", *workspace.size));
+  fields.push_back(intField("workspace_alignment", workspace.alignment));
   // As the header's CARRY_<KEY>_<C|H>_SIZE macros.
   for (auto [k, layer] : llvm::enumerate(model.layers)) {
     for (auto [dir, rnn] : llvm::enumerate(spec::layerDirections(layer))) {
-      std::string key = parameterName(layer.name);
+      std::string key = rnn::abi::parameterName(layer.name);
       if (layer.isBidirectional())
         key += dir == 0 ? "_forward" : "_backward";
       std::vector<spec::Shape> shapes = spec::layerCarryShapes(model, k, dir);

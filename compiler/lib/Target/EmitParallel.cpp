@@ -32,7 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "rnn/IR/RNNDialect.h"
+#include "rnn/ABI/EntryPointABI.h"
 #include "rnn/Target/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -41,6 +41,7 @@
 
 using namespace mlir;
 using namespace rnnc;
+using rnn::abi::EntryPointABI;
 
 /// Why the spec alone rules out a row split, or empty. `blockRows` sizes
 /// the smallest static batch that splits.
@@ -99,27 +100,23 @@ struct Param {
 };
 
 /// Why the rows cannot be split, or empty when they can.
-std::string serialReason(func::FuncOp entry, const spec::Model &model,
-                         int64_t blockRows) {
+std::string serialReason(ModuleOp module, const EntryPointABI &entry,
+                         const spec::Model &model, int64_t blockRows) {
   if (std::string reason = modelSerialReason(model, blockRows);
       !reason.empty())
     return reason;
   if (!model.hasRuntimeBatch()) {
-    auto module = entry->getParentOfType<ModuleOp>();
     for (int64_t rows : staticParallelParts(model, blockRows))
-      if (!module.lookupSymbol(partModelName(model, rows) + "_run"))
+      if (!module.lookupSymbol(
+              rnn::abi::entryPointName(partModelName(model, rows))))
         return "no entry points for the parts (none on microcontrollers: "
                "no threads, and they would double the code)";
     return "";
   }
-  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
-    if (entry.getArgAttr(i, rnn::kWorkspaceAttrName))
+  for (const rnn::abi::Parameter &param : entry.parameters) {
+    if (param.isWorkspace() || param.role == rnn::abi::Role::BatchSize)
       continue;
-    auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
-    if (name && name.getValue().starts_with(rnn::kBatchArgPrefix))
-      continue;
-    auto axis = entry.getArgAttrOfType<IntegerAttr>(i, rnn::kBatchAxisAttrName);
-    if (!axis || axis.getInt() != 0)
+    if (param.batchAxis != 0)
       return "an array without leading rows";
   }
   return "";
@@ -155,18 +152,17 @@ void emitTaskLaunch(const spec::Model &model, llvm::raw_ostream &os) {
 }
 
 /// The bytes of `entry`'s workspace (static after rnn-assign-workspace).
-int64_t workspaceBytes(func::FuncOp entry) {
-  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
-    if (entry.getArgAttr(i, rnn::kWorkspaceAttrName))
-      return cast<MemRefType>(entry.getArgumentTypes()[i]).getNumElements();
-  return 0;
+int64_t workspaceBytes(const EntryPointABI &entry) {
+  const rnn::abi::Parameter *workspace = entry.workspaceParameter();
+  return workspace ? workspace->numElements() : 0;
 }
 
 /// A static batch of B rows: task t runs its part's entry point
 /// (staticParallelParts, partModelName) on its rows, with every array
 /// offset to them and a workspace sized for its rows.
-llvm::Error emitStaticSplit(func::FuncOp entry, const spec::Model &model,
-                            int64_t blockRows, ArrayRef<Param> params,
+llvm::Error emitStaticSplit(ModuleOp module, const EntryPointABI &entry,
+                            const spec::Model &model, int64_t blockRows,
+                            ArrayRef<Param> params,
                             const std::string &signature,
                             const std::string &serialCall,
                             llvm::raw_ostream &os) {
@@ -174,26 +170,29 @@ llvm::Error emitStaticSplit(func::FuncOp entry, const spec::Model &model,
   int64_t batch = model.batch[0];
   SmallVector<int64_t, 2> parts = staticParallelParts(model, blockRows);
   int64_t rows[2] = {parts[0], batch - parts[0]};
-  auto module = entry->getParentOfType<ModuleOp>();
-  func::FuncOp partEntries[2];
+  SmallVector<EntryPointABI, 2> partEntries;
   for (int t = 0; t < 2; ++t) {
-    std::string name = partModelName(model, rows[t]) + "_run";
-    partEntries[t] = module.lookupSymbol<func::FuncOp>(name);
-    if (!partEntries[t] ||
-        partEntries[t].getNumArguments() != entry.getNumArguments())
+    std::string name = rnn::abi::entryPointName(partModelName(model, rows[t]));
+    auto func = module.lookupSymbol<func::FuncOp>(name);
+    FailureOr<EntryPointABI> part = failure();
+    if (func)
+      part = rnn::abi::describeEntryPoint(func);
+    if (failed(part) || part->parameters.size() != entry.parameters.size())
       return llvm::createStringError("no part entry point '" + name + "'");
     // Every array's rows lead, as the whole's.
-    for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
-      if (params[i].workspace)
+    for (auto [whole, partParam] :
+         llvm::zip_equal(entry.parameters, part->parameters)) {
+      if (whole.isWorkspace())
         continue;
-      auto whole = cast<MemRefType>(entry.getArgumentTypes()[i]);
-      auto part = cast<MemRefType>(partEntries[t].getArgumentTypes()[i]);
-      if (whole.getRank() < 1 || whole.getDimSize(0) != batch ||
-          part.getShape().drop_front() != whole.getShape().drop_front() ||
-          part.getDimSize(0) != rows[t])
+      ArrayRef<int64_t> wholeShape = whole.shape, partShape = partParam.shape;
+      if (wholeShape.empty() || wholeShape[0] != batch ||
+          partShape.size() != wholeShape.size() ||
+          partShape.drop_front() != wholeShape.drop_front() ||
+          partShape[0] != rows[t])
         return llvm::createStringError("part entry point '" + name +
                                        "' does not take the whole's rows");
     }
+    partEntries.push_back(std::move(*part));
   }
   std::string callType = model.name + "_parallel_call";
   os << "#define " << prefix
@@ -239,10 +238,7 @@ llvm::Error emitStaticSplit(func::FuncOp entry, const spec::Model &model,
                                    : "");
       else if (t)
         os << "c->" << p.name << " + "
-           << rows[0] *
-                  (cast<MemRefType>(entry.getArgumentTypes()[i])
-                       .getNumElements() /
-                   batch);
+           << rows[0] * (entry.parameters[i].numElements() / batch);
       else
         os << "c->" << p.name;
     }
@@ -263,33 +259,27 @@ llvm::Error emitStaticSplit(func::FuncOp entry, const spec::Model &model,
 
 } // namespace
 
-llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
+llvm::Error rnnc::emitParallelDeclarations(ModuleOp module,
+                                           const EntryPointABI &entry,
                                            const spec::Model &model,
                                            int64_t blockRows,
                                            llvm::raw_ostream &os) {
-  std::string prefix = llvm::StringRef(model.name).upper() + "_";
-  std::string run = model.name + "_run";
+  std::string prefix = rnn::abi::macroPrefix(model.name);
+  std::string run = entry.name;
   SmallVector<Param> params;
-  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
-    auto type = cast<MemRefType>(entry.getArgumentTypes()[i]);
-    Param param;
-    if (entry.getArgAttr(i, rnn::kWorkspaceAttrName)) {
-      param.type = "void *";
-      param.name = "workspace";
-      param.workspace = true;
-      params.push_back(param);
-      continue;
-    }
-    auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
-    if (!name)
+  for (const rnn::abi::Parameter &abiParam : entry.parameters) {
+    if (!abiParam.isNamed())
       return llvm::createStringError("entry point argument without a name");
-    bool output = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
-    param.type = std::string(output ? "" : "const ") +
-                 cTypeName(type.getElementType()) + " *";
-    param.name = parameterName(name.getValue());
-    param.rowCount = name.getValue() == (rnn::kBatchArgPrefix + "0").str();
-    if (entry.getArgAttr(i, rnn::kBatchAxisAttrName) && type.getRank() >= 1)
-      param.rowElems = type.getNumElements() / type.getDimSize(0);
+    FailureOr<std::string> type = abiParam.cPointerType();
+    if (failed(type))
+      return llvm::createStringError("no C type for '" + abiParam.key + "'");
+    Param param;
+    param.type = *type;
+    param.name = abiParam.cName;
+    param.workspace = abiParam.isWorkspace();
+    param.rowCount = abiParam.batchSizeOf == 0;
+    if (abiParam.batchAxis && !abiParam.shape.empty())
+      param.rowElems = abiParam.numElements() / abiParam.shape[0];
     params.push_back(param);
   }
   auto join = [&](auto fn) { return joinParams(params, fn); };
@@ -298,7 +288,7 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
       ",\n    rnnrt_parallel_for fn, void *ctx";
   std::string serialCall =
       run + "(" + join([](const Param &p) { return p.name; }) + ")";
-  std::string reason = serialReason(entry, model, blockRows);
+  std::string reason = serialReason(module, entry, model, blockRows);
   std::string align = prefix + "WORKSPACE_ALIGNAS";
   std::string inlineMacro = prefix + "PARALLEL_INLINE";
 
@@ -337,7 +327,7 @@ llvm::Error rnnc::emitParallelDeclarations(func::FuncOp entry,
   }
 
   if (!model.hasRuntimeBatch())
-    return emitStaticSplit(entry, model, blockRows, params, signature,
+    return emitStaticSplit(module, entry, model, blockRows, params, signature,
                            serialCall, os);
 
   std::string callType = model.name + "_parallel_call";

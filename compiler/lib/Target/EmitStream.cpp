@@ -10,34 +10,35 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "rnn/IR/RNNDialect.h"
+#include "rnn/ABI/EntryPointABI.h"
 #include "rnn/Target/Target.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace rnnc;
+using rnn::abi::Parameter;
+using rnn::abi::Role;
 
-llvm::Error rnnc::emitStreamDeclarations(func::FuncOp entry,
+llvm::Error rnnc::emitStreamDeclarations(const rnn::abi::EntryPointABI &entry,
                                          const spec::Model &model,
                                          llvm::raw_ostream &os) {
   if (!model.stream)
     return llvm::Error::success();
-  std::string prefix = llvm::StringRef(model.name).upper() + "_";
-  // Each carry's offset (in floats) in the state, in argument order.
+  std::string prefix = rnn::abi::macroPrefix(model.name);
+  // Each carry's offset (in floats) in the state, in parameter order, under
+  // its final carry's key.
   llvm::StringMap<int64_t> offsets;
   int64_t floats = 0;
   std::string layout;
-  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
-    auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
-    if (!name || !name.getValue().starts_with("initial_carry/"))
+  for (const Parameter &param : entry.parameters) {
+    StringRef key = param.key;
+    if (param.role != Role::InitialCarry ||
+        !key.consume_front(rnn::abi::kInitialPrefix) ||
+        !key.starts_with(rnn::abi::kFinalCarryPrefix))
       continue;
-    StringRef key = name.getValue().drop_front(strlen("initial_"));
     offsets[key] = floats;
-    int64_t size = cast<MemRefType>(entry.getArgumentTypes()[i])
-                       .getNumElements();
+    int64_t size = param.numElements();
     layout += " *   " + key.str() + ": floats " + std::to_string(floats) +
               ".." + std::to_string(floats + size - 1) + "\n";
     floats += size;
@@ -82,37 +83,32 @@ llvm::Error rnnc::emitStreamDeclarations(func::FuncOp entry,
      << " * (dense for that count). Returns " << model.name
      << "_run's status; on an error\n"
      << " * neither the state nor y_chunk is written. */\n"
-     << "int32_t " << model.name << "_run(";
+     << "int32_t " << entry.name << "(";
   // The declaration of the entry point comes after this block in the
   // header; the wrapper needs it first.
   bool first = true;
   std::string call;
-  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
-    bool output = bool(entry.getArgAttr(i, rnn::kOutputAttrName));
-    std::string type;
+  for (const Parameter &param : entry.parameters) {
+    FailureOr<std::string> type = param.cPointerType();
+    if (failed(type))
+      return llvm::createStringError("no C type for '" + param.key + "'");
     std::string arg;
-    if (entry.getArgAttr(i, rnn::kWorkspaceAttrName)) {
-      type = "void *";
-      arg = "workspace";
-    } else {
-      auto name = entry.getArgAttrOfType<StringAttr>(i, rnn::kNameAttrName);
-      auto memref = cast<MemRefType>(entry.getArgumentTypes()[i]);
-      type = std::string(output ? "" : "const ") +
-             (memref.getElementType().isInteger(32) ? "int32_t *" : "float *");
-      StringRef key = name.getValue();
-      if (key == "x")
-        arg = "x_chunk";
-      else if (key == "y")
-        arg = "y_chunk";
-      else if (key == rnn::kStepsArgName)
-        arg = "&steps";
-      else if (key.consume_front("initial_") || key.starts_with("carry/"))
-        arg = "state->carries + " + std::to_string(offsets.lookup(key));
-      else
-        return llvm::createStringError("a streamed model with the input '" +
-                                       name.getValue().str() + "'");
-    }
-    os << (first ? "" : ", ") << type;
+    StringRef key = param.key;
+    if (param.isWorkspace())
+      arg = param.cName;
+    else if (key == rnn::abi::kInputKey)
+      arg = "x_chunk";
+    else if (key == rnn::abi::kOutputKey)
+      arg = "y_chunk";
+    else if (param.role == Role::Steps)
+      arg = "&steps";
+    else if (key.consume_front(rnn::abi::kInitialPrefix) ||
+             param.role == Role::FinalCarry)
+      arg = "state->carries + " + std::to_string(offsets.lookup(key));
+    else
+      return llvm::createStringError("a streamed model with the input '" +
+                                     param.key + "'");
+    os << (first ? "" : ", ") << *type;
     call += (first ? "" : ",\n      ") + arg;
     first = false;
   }
@@ -122,6 +118,6 @@ llvm::Error rnnc::emitStreamDeclarations(func::FuncOp entry,
      << " *state,\n    const " << xType
      << " *x_chunk, int32_t steps, float *y_chunk, void *workspace) {\n"
      << "  if (!state)\n    return " << prefix << "ERROR_ARGUMENT;\n"
-     << "  return " << model.name << "_run(" << call << ");\n}\n\n";
+     << "  return " << entry.name << "(" << call << ");\n}\n\n";
   return llvm::Error::success();
 }

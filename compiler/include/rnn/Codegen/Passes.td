@@ -166,9 +166,11 @@ def RNNConvertBuffersToEmitCPass
 def RNNEmitCEntryABIPass : Pass<"rnn-emitc-entry-abi", "mlir::ModuleOp"> {
   let summary = "give EmitC functions the C signature of the model header";
   let description = [{
-    Runs after `--rnn-convert-buffers-to-emitc`. The entry point's inputs
-    (arguments with `rnn.name`, other than `y` and `carry/...`) become
-    `const T *`, the workspace (`rnn.workspace`) becomes `void *`, exactly
+    Runs after `--rnn-convert-buffers-to-emitc`. The entry point's
+    parameters take the C types its `EntryPointABI` gives them (the one
+    description of the C ABI, `rnn/ABI/EntryPointABI.h`): inputs (arguments
+    with `rnn.name` and without `rnn.output`) become `const T *`, the
+    workspace (`rnn.workspace`, the last argument) becomes `void *`, exactly
     as the header written by rnnc declares them; the body casts them back
     to the pointers it indexes. Unused parameters are voided so that
     `-Wall -Wextra -Werror` accepts the file. The module gets the includes

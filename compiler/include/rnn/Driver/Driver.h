@@ -67,7 +67,8 @@ struct CompileOptions {
 };
 
 /// One parameter of a model's entry point `<name>_run`, in call order (the
-/// workspace, always last, is not listed).
+/// workspace, always last, is not listed): the driver's copy of
+/// rnn::abi::Parameter, which outlives the module it was read from.
 struct EntryParameter {
   std::string name; ///< "x", "seq_lengths", "carry/dec/h", ...
   std::vector<int64_t> shape;
@@ -92,6 +93,8 @@ struct Compiled {
   std::string code;   ///< the object file, assembly, LLVM IR, C or MLIR
   std::vector<EntryParameter> parameters; ///< empty for Emit::MLIR
   int64_t workspaceSize = 0;
+  /// The workspace alignment the header recommends (WORKSPACE_ALIGNMENT).
+  int64_t workspaceAlignment = 64;
   /// The constant data the weights are stored as (after packing), in bytes.
   int64_t weightsBytes = 0;
   /// Emit::Object: the bytes of the object's executable sections; -1 for

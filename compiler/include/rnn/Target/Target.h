@@ -3,6 +3,7 @@
 #ifndef RNN_TARGET_TARGET_H
 #define RNN_TARGET_TARGET_H
 
+#include "rnn/ABI/EntryPointABI.h"
 #include "rnn/Spec/Model.h"
 #include "rnn/Target/TargetInfo.h"
 
@@ -39,11 +40,13 @@ llvm::Error emitC(mlir::ModuleOp module, llvm::raw_ostream &os);
 llvm::Error emitHeader(mlir::ModuleOp module, const spec::Model &model,
                        llvm::raw_ostream &os, int64_t blockRows = 4);
 
-/// Writes <name>_run_parallel and its macros (EmitParallel.cpp): <name>_run
-/// with a parallel-for hook, splitting the rows of a run-time batch, or of
-/// a static one into the module's part entry points (staticParallelParts),
-/// in parts of `blockRows`; a serial wrapper where it cannot split.
-llvm::Error emitParallelDeclarations(mlir::func::FuncOp entry,
+/// Writes <name>_run_parallel and its macros (EmitParallel.cpp): `entry`
+/// (<name>_run) with a parallel-for hook, splitting the rows of a run-time
+/// batch, or of a static one into the part entry points of `module`
+/// (staticParallelParts), in parts of `blockRows`; a serial wrapper where
+/// it cannot split.
+llvm::Error emitParallelDeclarations(mlir::ModuleOp module,
+                                     const mlir::rnn::abi::EntryPointABI &entry,
                                      const spec::Model &model,
                                      int64_t blockRows, llvm::raw_ostream &os);
 
@@ -67,9 +70,6 @@ llvm::SmallVector<int64_t, 2> staticParallelParts(const spec::Model &model,
 /// The model name of the entry point (`<name>_rows<rows>`, whose entry is
 /// `<name>_rows<rows>_run`) that runs `rows` rows of a static batch.
 std::string partModelName(const spec::Model &model, int64_t rows);
-
-/// The C type of an element of an entry point's buffer: int32_t or float.
-std::string cTypeName(mlir::Type type);
 
 /// What a model takes besides the caller's buffers and the workspace: its
 /// stack and its flash. Unknown sizes (the C path's code and stack, which
@@ -105,8 +105,8 @@ llvm::Error emitInfoDeclarations(mlir::ModuleOp module,
 
 /// With `input.stream: true`: the header's streaming API (<name>_state,
 /// <NAME>_STATE_SIZE, <name>_state_init, <name>_stream) around `entry`,
-/// the model's entry point on buffers.
-llvm::Error emitStreamDeclarations(mlir::func::FuncOp entry,
+/// the model's entry point.
+llvm::Error emitStreamDeclarations(const mlir::rnn::abi::EntryPointABI &entry,
                                    const spec::Model &model,
                                    llvm::raw_ostream &os);
 
@@ -117,10 +117,6 @@ mlir::LogicalResult addInfoToLLVMModule(mlir::ModuleOp module,
                                         const spec::Model &model);
 mlir::LogicalResult addInfoToEmitCModule(mlir::ModuleOp module,
                                          const spec::Model &model);
-
-/// The C parameter name for an input or output named `name`
-/// ("carry/enc/forward/h" -> "carry_enc_forward_h").
-std::string parameterName(llvm::StringRef name);
 
 } // namespace rnnc
 

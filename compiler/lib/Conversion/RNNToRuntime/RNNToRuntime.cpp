@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rnn/Conversion/RNNToRuntime/RNNToRuntime.h"
+#include "rnn/ABI/Runtime.h"
 #include "rnn/Conversion/RNNToRuntime/RuntimeCalls.h"
 #include "rnn/IR/RNNDialect.h"
 #include "rnn/IR/RNNOps.h"
@@ -144,7 +145,7 @@ struct RuntimeCallModel
 /// time_major).
 struct FlipSequencesModel
     : RuntimeCallModel<FlipSequencesModel, FlipSequencesOp> {
-  static constexpr StringLiteral kFunction = "rnnrt_flip_sequences_f32";
+  static constexpr StringLiteral kFunction = abi::kFlipSequencesF32;
 
   static FailureOr<SmallVector<Value>>
   callArguments(FlipSequencesOp op, RewriterBase &rewriter, Value output,
@@ -182,7 +183,7 @@ struct FlipSequencesModel
 /// carry, out); an unbatched carry has batch 1.
 struct SelectLastCarryModel
     : RuntimeCallModel<SelectLastCarryModel, SelectLastCarryOp> {
-  static constexpr StringLiteral kFunction = "rnnrt_select_last_carry_f32";
+  static constexpr StringLiteral kFunction = abi::kSelectLastCarryF32;
 
   static FailureOr<SmallVector<Value>>
   callArguments(SelectLastCarryOp op, RewriterBase &rewriter, Value output,
