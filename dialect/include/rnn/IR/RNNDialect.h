@@ -75,15 +75,6 @@ constexpr llvm::StringLiteral kBF16OperandsAttrName = "rnn.bf16_operands";
 /// has not (not a call to fmaf).
 constexpr llvm::StringLiteral kExactFMAAttrName = "rnn.exact_fma";
 
-/// The entry point's status when a buffer it needs is NULL or the workspace
-/// is misaligned (<NAME>_ERROR_ARGUMENT in the header, RNNRT_ERROR_ARGUMENT).
-constexpr int32_t kStatusArgument = 2;
-/// The alignment (bytes) the entry point checks the workspace for: that of
-/// the float and int32 buffers carved out of it, which every load and store
-/// the generated code makes assumes and no more (vector accesses are
-/// unaligned). WORKSPACE_ALIGNMENT (64, a cache line) is faster.
-constexpr int64_t kMinWorkspaceAlignment = 4;
-
 /// The module's rnn.workspace_alignment (64 before rnn-assign-workspace).
 inline int64_t workspaceAlignment(ModuleOp module) {
   auto attr = module->getAttrOfType<IntegerAttr>(kWorkspaceAlignmentAttrName);
