@@ -1,4 +1,5 @@
 // RUN: rnn-opt %s --rnn-block-matmuls="tile-m=2 accumulators=4" --canonicalize | FileCheck %s
+// RUN: rnn-opt %s --rnn-block-matmuls="tile-m=2 accumulators=4 unroll-k=2" --canonicalize | FileCheck %s --check-prefix=UNROLL
 
 // A matmul into a zero fill: 2 x 2 blocks, each one loop over k whose
 // iter_args are the four accumulators, started from the fill's value; each
@@ -138,4 +139,46 @@ func.func @int8_dot(%a: tensor<4x3xi8>, %b: tensor<3x8xi8>) -> tensor<4x8xi32> {
   %acc = linalg.fill ins(%zero : i32) outs(%e : tensor<4x8xi32>) -> tensor<4x8xi32>
   %r = linalg.matmul ins(%a, %b : tensor<4x3xi8>, tensor<3x8xi8>) outs(%acc : tensor<4x8xi32>) -> tensor<4x8xi32>
   return %r : tensor<4x8xi32>
+}
+
+// A matmul into rows of a bias (a cell's fused projections): each block
+// starts its accumulators from its columns of the row, read once for all
+// its rows; the broadcast is not run.
+// CHECK-LABEL: func.func @from_bias(
+// CHECK-SAME:    %{{.*}}: tensor<4x3xf32>, %{{.*}}: tensor<3x8xf32>, %[[BIAS:.*]]: tensor<8xf32>)
+// CHECK-NOT:   linalg.broadcast
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// CHECK:         %[[B0:.*]] = tensor.extract %[[BIAS]][%[[J]]]
+// CHECK-NEXT:    %[[J1:.*]] = arith.addi %[[J]], %{{.*}} : index
+// CHECK-NEXT:    %[[B1:.*]] = tensor.extract %[[BIAS]][%[[J1]]]
+// CHECK-NEXT:    scf.for %{{.*}} iter_args(%{{.*}} = %[[B0]], %{{.*}} = %[[B1]], %{{.*}} = %[[B0]], %{{.*}} = %[[B1]]) -> (f32, f32, f32, f32)
+// CHECK-COUNT-4:   math.fma
+// CHECK-NOT:   linalg.matmul
+func.func @from_bias(%a: tensor<4x3xf32>, %b: tensor<3x8xf32>, %bias: tensor<8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %rows = linalg.broadcast ins(%bias : tensor<8xf32>) outs(%e : tensor<4x8xf32>) dimensions = [0]
+  %r = linalg.matmul ins(%a, %b : tensor<4x3xf32>, tensor<3x8xf32>) outs(%rows : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// unroll-k: two steps over k per iteration (k = 0, 2), then the remaining
+// step (k = 4) after the loop, which the block's results come from; each
+// accumulator still sums over k in order.
+// UNROLL-LABEL: func.func @unrolled(
+// UNROLL-DAG:   %[[C0:.*]] = arith.constant 0 : index
+// UNROLL-DAG:   %[[C2:.*]] = arith.constant 2 : index
+// UNROLL-DAG:   %[[C4:.*]] = arith.constant 4 : index
+// UNROLL:       %[[SUMS:.*]]:4 = scf.for %{{.*}} = %[[C0]] to %[[C4]] step %[[C2]] iter_args(
+// UNROLL-COUNT-8: math.fma
+// UNROLL:       scf.yield
+// UNROLL:       %[[LAST:.*]] = math.fma %{{.*}}, %{{.*}}, %[[SUMS]]#0 : f32
+// UNROLL-COUNT-3: math.fma
+// UNROLL:       tensor.insert %[[LAST]]
+func.func @unrolled(%a: tensor<2x5xf32>, %b: tensor<5x2xf32>) -> tensor<2x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<2x5xf32>, tensor<5x2xf32>) outs(%f : tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
 }

@@ -161,3 +161,25 @@ func.func @gate_maths(%x: f32, %d: f64) -> f32 {
   %q = math.roundeven %s : f32
   return %q : f32
 }
+
+// -----
+
+// An ordered float compare is C's own operator, which is already false
+// with a NaN operand (no `x == x` tests); an unordered one keeps upstream's
+// lowering, which tests for NaN.
+// CHECK-LABEL: emitc.func @compares(
+// CHECK-SAME: %[[X:[^:]+]]: f32, %[[Y:[^:]+]]: f32)
+// CHECK: cmp lt, %[[X]], %[[Y]] : (f32, f32) -> i1
+// CHECK-NEXT: cmp ge, %[[X]], %[[Y]] : (f32, f32) -> i1
+// CHECK-NEXT: cmp eq, %[[X]], %[[Y]] : (f32, f32) -> i1
+// CHECK-NEXT: cmp ne, %[[X]], %[[X]] : (f32, f32) -> i1
+func.func @compares(%x: f32, %y: f32) -> i1 {
+  %lt = arith.cmpf olt, %x, %y : f32
+  %ge = arith.cmpf oge, %x, %y : f32
+  %eq = arith.cmpf oeq, %x, %y : f32
+  %ult = arith.cmpf ult, %x, %y : f32
+  %a = arith.andi %lt, %ge : i1
+  %b = arith.andi %a, %eq : i1
+  %c = arith.andi %b, %ult : i1
+  return %c : i1
+}

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNASSIGNWORKSPACEPASS
@@ -82,12 +83,36 @@ private:
   llvm::DenseMap<Operation *, int64_t> first, last;
 };
 
+/// The most loops around a use of `buffer` or of a view of it.
+int64_t loopDepthOfUses(Value buffer) {
+  int64_t deepest = 0;
+  for (Operation *user : buffer.getUsers()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+        view && view.getViewSource() == buffer) {
+      for (Value result : user->getResults())
+        deepest = std::max(deepest, loopDepthOfUses(result));
+      continue;
+    }
+    int64_t depth = 0;
+    for (Operation *op = user->getParentOp(); op; op = op->getParentOp())
+      depth += isa<LoopLikeOpInterface>(op);
+    deepest = std::max(deepest, depth);
+  }
+  return deepest;
+}
+
 /// Rewrites the allocations of `func`; returns the workspace bytes used.
-/// Buffers whose lifetimes do not overlap share space (first fit).
+/// Buffers whose lifetimes do not overlap share space (first fit), placed
+/// in program order or, with `innermostFirst`, those used in the deepest
+/// loops first (at the lowest offsets).
 FailureOr<int64_t> assignWorkspace(func::FuncOp func, BlockArgument workspace,
-                                   int64_t alignment) {
+                                   int64_t alignment, bool innermostFirst) {
   SmallVector<memref::AllocOp> allocs;
   func.walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
+  if (innermostFirst)
+    llvm::stable_sort(allocs, [](memref::AllocOp a, memref::AllocOp b) {
+      return loopDepthOfUses(a.getResult()) > loopDepthOfUses(b.getResult());
+    });
   // All lifetimes first: rewriting allocations changes the program.
   LifetimeAnalysis lifetimes(func);
   SmallVector<Lifetime> lives = llvm::map_to_vector(
@@ -163,7 +188,8 @@ struct RNNAssignWorkspacePass
       if (!index)
         continue;
       BlockArgument workspace = func.getArgument(*index);
-      FailureOr<int64_t> bytes = assignWorkspace(func, workspace, alignment);
+      FailureOr<int64_t> bytes = assignWorkspace(func, workspace, alignment,
+                                                innermostFirst);
       if (failed(bytes))
         return signalPassFailure();
       // A workspace of 0 bytes is never accessed: the entry point's check

@@ -12,9 +12,11 @@
 
 #include "MatmulMatchers.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -62,11 +64,25 @@ bool isBlockable(linalg::MatmulOp op) {
   return true;
 }
 
+/// Where a matmul's accumulators start: a scalar (a filled init), a row
+/// vector of the columns (an init broadcast along the rows: a cell's
+/// bias), or, with neither, the init's elements.
+struct Start {
+  Value scalar, row;
+};
+
+/// The column offset of `block`, a tile of a matmul: its init's slice.
+Value blockColumnOffset(RewriterBase &rewriter, linalg::MatmulOp block) {
+  auto slice = block.getOutputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
+  OpFoldResult offset = slice ? slice.getMixedOffsets()[1]
+                              : OpFoldResult(rewriter.getIndexAttr(0));
+  return getValueOrCreateConstantIndexOp(rewriter, block.getLoc(), offset);
+}
+
 /// `block` (a rows x columns x K matmul on tensor slices) as one loop over
-/// k with the accumulators as iter_args, starting from `start` (a scalar)
-/// or, without it, from the block's init.
+/// k with the accumulators as iter_args, starting from `start`.
 void rewriteBlock(RewriterBase &rewriter, linalg::MatmulOp block,
-                  Value start) {
+                  Start start, int64_t unrollK) {
   Location loc = block.getLoc();
   Value lhs = block.getInputs()[0], rhs = block.getInputs()[1];
   Value init = block.getOutputs()[0];
@@ -83,14 +99,26 @@ void rewriteBlock(RewriterBase &rewriter, linalg::MatmulOp block,
   };
   constant(std::max(rows, columns) - 1);
 
+  // A row start: each column's value read once for all rows.
+  SmallVector<Value> rowStart;
+  if (start.row) {
+    Value first = blockColumnOffset(rewriter, block);
+    for (int64_t j = 0; j < columns; ++j)
+      rowStart.push_back(tensor::ExtractOp::create(
+          rewriter, loc, start.row,
+          ValueRange{arith::AddIOp::create(rewriter, loc, first, constant(j))
+                         .getResult()}));
+  }
   SmallVector<Value> accumulators;
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < columns; ++j)
-      accumulators.push_back(start ? start
-                                   : tensor::ExtractOp::create(
-                                         rewriter, loc, init,
-                                         ValueRange{constant(i), constant(j)})
-                                         .getResult());
+      accumulators.push_back(
+          start.scalar ? start.scalar
+          : start.row  ? rowStart[j]
+                       : tensor::ExtractOp::create(
+                             rewriter, loc, init,
+                             ValueRange{constant(i), constant(j)})
+                             .getResult());
   Value upper = arith::ConstantIndexOp::create(rewriter, loc, depth);
   auto loop = scf::ForOp::create(
       rewriter, loc, constant(0), upper, constant(1), accumulators,
@@ -132,6 +160,10 @@ void rewriteBlock(RewriterBase &rewriter, linalg::MatmulOp block,
                                         result,
                                         ValueRange{constant(i), constant(j)});
   rewriter.replaceOp(block, result);
+  // After the loop's results have their uses: a remainder loop takes them
+  // over.
+  if (unrollK > 1 && depth > unrollK)
+    (void)loopUnrollByFactor(loop, unrollK);
 }
 
 /// Whether every use of `value` but `user`'s is before `user` in its block.
@@ -175,7 +207,8 @@ void chainElementwiseUsers(RewriterBase &rewriter, Value result, Value dest) {
 }
 
 LogicalResult blockMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
-                          int64_t maxRows, int64_t maxAccumulators) {
+                          int64_t maxRows, int64_t maxAccumulators,
+                          int64_t unrollK) {
   auto resultType = cast<RankedTensorType>(op.getResultTypes()[0]);
   int64_t rows = rnn::largestDivisorAtMost(resultType.getDimSize(0),
                                            std::max<int64_t>(maxRows, 1));
@@ -187,13 +220,24 @@ LogicalResult blockMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
   // the fill is not run. (Two matmuls sharing a fill, as CSE leaves a
   // cell's input and recurrent projections, then share a destination that
   // bufferization splits.)
-  Value start;
+  // A broadcast init (a cell's bias along the rows, from
+  // convert-rnn-to-linalg's fused projections) likewise: each block starts
+  // from its columns of the row.
+  Start start;
+  Value startDest;
   if (auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>()) {
-    start = fill.getInputs()[0];
-    Value dest = fill.getOutputs()[0];
-    rewriter.modifyOpInPlace(op,
-                             [&] { op.getOutputsMutable()[0].set(dest); });
+    start.scalar = fill.getInputs()[0];
+    startDest = fill.getOutputs()[0];
+  } else if (auto broadcast =
+                 op.getOutputs()[0].getDefiningOp<linalg::BroadcastOp>();
+             broadcast && broadcast.getDimensions() == ArrayRef<int64_t>{0} &&
+             cast<ShapedType>(broadcast.getInput().getType()).getRank() == 1) {
+    start.row = broadcast.getInput();
+    startDest = broadcast.getInit();
   }
+  if (startDest)
+    rewriter.modifyOpInPlace(
+        op, [&] { op.getOutputsMutable()[0].set(startDest); });
 
   scf::SCFTilingOptions blocks;
   blocks.setTileSizes({rewriter.getIndexAttr(rows),
@@ -208,7 +252,7 @@ LogicalResult blockMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
   rewriter.replaceOp(op, tiled->replacements);
   chainElementwiseUsers(rewriter, tiled->replacements[0], dest);
   rewriteBlock(rewriter, cast<linalg::MatmulOp>(tiled->tiledOps.back()),
-               start);
+               start, unrollK);
   return success();
 }
 
@@ -224,12 +268,13 @@ struct RNNBlockMatmulsPass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::MatmulOp op : matmuls) {
-      // A fill whose only use was this matmul is left dead.
-      auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
-      if (failed(blockMatmul(rewriter, op, tileM, accumulators)))
+      // A fill or broadcast whose only use was this matmul is left dead.
+      Operation *init = op.getOutputs()[0].getDefiningOp();
+      if (failed(blockMatmul(rewriter, op, tileM, accumulators, unrollK)))
         return signalPassFailure();
-      if (fill && fill->use_empty())
-        rewriter.eraseOp(fill);
+      if (isa_and_nonnull<linalg::FillOp, linalg::BroadcastOp>(init) &&
+          init->use_empty())
+        rewriter.eraseOp(init);
     }
   }
 };

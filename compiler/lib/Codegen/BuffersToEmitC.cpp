@@ -170,6 +170,47 @@ struct MathToRuntime : OpConversionPattern<OpTy> {
   std::string name;
 };
 
+/// An ordered float compare (oeq, ogt, oge, olt, ole) as C's own operator,
+/// which is already false when an operand is NaN. Upstream's lowering adds
+/// `x == x` tests for NaN, which a C compiler must keep (a compare and a
+/// branch each: 5 % of kws's instructions on the Cortex-M4, in the gates'
+/// range tests). A benefit above upstream's wins over it.
+struct OrderedCompareToC : OpConversionPattern<arith::CmpFOp> {
+  OrderedCompareToC(const TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(arith::CmpFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<FloatType>(op.getLhs().getType()))
+      return rewriter.notifyMatchFailure(op, "expected scalar floats");
+    std::optional<emitc::CmpPredicate> predicate;
+    switch (op.getPredicate()) {
+    case arith::CmpFPredicate::OEQ:
+      predicate = emitc::CmpPredicate::eq;
+      break;
+    case arith::CmpFPredicate::OGT:
+      predicate = emitc::CmpPredicate::gt;
+      break;
+    case arith::CmpFPredicate::OGE:
+      predicate = emitc::CmpPredicate::ge;
+      break;
+    case arith::CmpFPredicate::OLT:
+      predicate = emitc::CmpPredicate::lt;
+      break;
+    case arith::CmpFPredicate::OLE:
+      predicate = emitc::CmpPredicate::le;
+      break;
+    default:
+      return rewriter.notifyMatchFailure(op, "not an ordered relation");
+    }
+    rewriter.replaceOpWithNewOp<emitc::CmpOp>(op, op.getType(), *predicate,
+                                              adaptor.getLhs(),
+                                              adaptor.getRhs());
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -354,6 +395,7 @@ struct RNNConvertBuffersToEmitCPass
     target.addLegalOp<ModuleOp>();
     RewritePatternSet patterns(ctx);
     populateArithToEmitCPatterns(converter, patterns);
+    patterns.add<OrderedCompareToC>(converter, ctx);
     populateSCFToEmitCConversionPatterns(patterns, converter);
     populateMemRefToEmitCPointerPatterns(converter, patterns);
     populateFuncToEmitCPointerPatterns(converter, externalCallees, patterns);

@@ -328,7 +328,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     // The C path keeps the rnn.* argument attributes: they say which
     // parameters are `const` and which is the workspace.
     PassManager toC(&ctx);
-    buildBuffersToEmitCPipeline(toC);
+    buildBuffersToEmitCPipeline(toC, codegen);
     if (failed(toC.run(*module)) ||
         failed(addInfoToEmitCModule(*module, loaded.model)))
       return failure();
@@ -354,7 +354,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     func->removeAttr(rnn::kTimeBlockBatchAttrName);
   });
   PassManager toLLVM(&ctx);
-  buildBuffersToLLVMPipeline(toLLVM, codegen.indexBitwidth);
+  buildBuffersToLLVMPipeline(toLLVM, codegen);
   if (failed(toLLVM.run(*module)) ||
       failed(addInfoToLLVMModule(*module, loaded.model)))
     return failure();

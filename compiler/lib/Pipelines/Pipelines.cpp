@@ -58,7 +58,7 @@ constexpr llvm::StringLiteral kVectorizeMatmuls =
 /// carried through the loop over k.
 constexpr llvm::StringLiteral kReorderMatmulLoops = "rnn-reorder-matmul-loops";
 constexpr llvm::StringLiteral kBlockMatmuls =
-    "rnn-block-matmuls{{tile-m={0} accumulators={1}}";
+    "rnn-block-matmuls{{tile-m={0} accumulators={1} unroll-k={2}}";
 
 /// -> buffers, as loops. Outputs are built in the caller's buffers by
 /// rnn-write-outputs-in-place rather than upstream's eliminate-empty-tensors:
@@ -70,11 +70,12 @@ constexpr llvm::StringLiteral kBufferize =
     "rnn-write-outputs-in-place,empty-tensor-to-alloc-tensor,"
     "rnn-bufferize,canonicalize,cse,canonicalize,"
     "func.func(buffer-hoisting,buffer-loop-hoisting),"
-    "rnn-assign-workspace{{alignment={0}},"
+    "rnn-assign-workspace{{alignment={0} innermost-first={1}},"
     "convert-linalg-to-loops,canonicalize,cse";
 
 /// exp and tanh as polynomials vectorize; C keeps libm, since EmitC cannot
-/// express the approximations' float/int bit casts. bf16 conversions (bf16
+/// express the approximations' float/int bit casts ({1}: scalar gates as
+/// rational functions instead, as C gets them too). bf16 conversions (bf16
 /// params' widening, bf16 compute's rounding) become integer ops, which
 /// vectorize (without avx512_bf16 LLVM would call a routine). Vector
 /// transfers are unrolled to rows and contractions lowered to broadcasts and
@@ -82,7 +83,7 @@ constexpr llvm::StringLiteral kBufferize =
 /// the width of `index` (empty: 64 bits; on 32-bit targets 32, so that loop
 /// counters and addresses are not pairs of registers).
 constexpr llvm::StringLiteral kBuffersToLLVM =
-    "rnn-interleave-math-loops,rnn-approximate-math,"
+    "rnn-interleave-math-loops,rnn-approximate-math{{rational-gates={1}},"
     "arith-expand{{include-bf16=true},"
     "convert-vector-to-scf{{full-unroll=true},"
     "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
@@ -94,12 +95,15 @@ constexpr llvm::StringLiteral kBuffersToLLVM =
     "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1 {0}},"
     "convert-cf-to-llvm{{{0}},reconcile-unrealized-casts,rnn-relax-fmas";
 
-/// bf16 params become uint16 bit patterns widened by librnnrt (C99 has no
-/// bfloat16). Buffers become C pointers (rnn-convert-buffers-to-emitc); affine.apply
+/// On scalar FPUs the gates' sigmoid and tanh become rational functions
+/// first (kRationalGatesForC); other maths stays librnnrt's. bf16 params become uint16
+/// bit patterns widened by librnnrt (C99 has no bfloat16). Buffers become C pointers (rnn-convert-buffers-to-emitc); affine.apply
 /// (convolutions) becomes arith first, and maximumf and friends compares and
 /// selects, since C has no NaN-propagating max. The entry point then gets its
 /// header's signature, and form-expressions folds single-use values into C
 /// expressions.
+constexpr llvm::StringLiteral kRationalGatesForC =
+    "rnn-approximate-math{rational-gates=true approximate-other=false}";
 constexpr llvm::StringLiteral kBuffersToEmitC =
     "rnn-store-bf16-as-bits,lower-affine,arith-expand,"
     "rnn-convert-buffers-to-emitc,"
@@ -115,23 +119,20 @@ void addPipeline(OpPassManager &pm, StringRef pipeline) {
 
 void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                                      const CodegenOptions &options) {
-  // RAM-lean C with scalar register blocks. The input projection is
+  // RAM-lean code with scalar register blocks. The input projection is
   // computed in each step, so the cells' two products and biases can share
   // one block's accumulators (convert-rnn-to-linalg's fuse-projections), and
   // with lengths each row's final carry is copied at its last step instead
   // of selected element by element every step (convert-rnn-scan-to-scf's
-  // last-row-copies): kws on the Cortex-M4, 7 % fewer instructions, 544
-  // bytes less workspace, 492 less flash. Not on the LLVM path: there LLVM
-  // unrolled kws's fused loop over k (30) by 5 and recomputed each operand
-  // row's address, whose workspace offset is beyond vldr's reach (0.9 %
-  // more instructions, 868 bytes more code), and it already unswitches the
-  // select (the row copies only added 160 bytes). Vector blocks are tuned
-  // for the separate, hoisted projection.
-  bool leanScalarC = options.ramLean && options.scalarMatmuls &&
-                     options.path == CodegenPath::C;
+  // last-row-copies): kws on the Cortex-M4, 7 % fewer instructions on the
+  // C path, 544 bytes less workspace, 492 less flash; on the LLVM path 1 %
+  // fewer once the operand row sits within vldr's reach
+  // (rnn-assign-workspace's innermost-first). Vector blocks are tuned for
+  // the separate, hoisted projection.
+  bool leanScalar = options.ramLean && options.scalarMatmuls;
   addPipeline(pm, llvm::formatv(kToLinalg.data(), options.timeBlockBytes,
                                 options.timeBlockRows, options.ramLean,
-                                leanScalarC)
+                                leanScalar)
                       .str());
   if (!options.ramLean)
     addPipeline(pm, kHoistInputProjection);
@@ -155,23 +156,33 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
   }
   if (options.scalarMatmuls)
     addPipeline(pm, llvm::formatv(kBlockMatmuls.data(), options.blockRows,
-                                  options.blockRows * options.blockColumns)
+                                  options.blockRows * options.blockColumns,
+                                  options.blockUnrollK)
                         .str());
   else
     addPipeline(pm, kReorderMatmulLoops);
   addPipeline(pm,
-              llvm::formatv(kBufferize.data(), options.workspaceAlignment).str());
+              llvm::formatv(kBufferize.data(), options.workspaceAlignment,
+                            options.innermostBuffersFirst)
+                  .str());
 }
 
 void rnnc::buildBuffersToLLVMPipeline(OpPassManager &pm,
-                                      unsigned indexBitwidth) {
-  std::string width =
-      indexBitwidth ? llvm::formatv("index-bitwidth={0}", indexBitwidth).str()
-                    : std::string();
-  addPipeline(pm, llvm::formatv(kBuffersToLLVM.data(), width).str());
+                                      const CodegenOptions &options) {
+  std::string width = options.indexBitwidth
+                          ? llvm::formatv("index-bitwidth={0}",
+                                          options.indexBitwidth)
+                                .str()
+                          : std::string();
+  addPipeline(pm, llvm::formatv(kBuffersToLLVM.data(), width,
+                                options.rationalGates)
+                      .str());
 }
 
-void rnnc::buildBuffersToEmitCPipeline(OpPassManager &pm) {
+void rnnc::buildBuffersToEmitCPipeline(OpPassManager &pm,
+                                       const CodegenOptions &options) {
+  if (options.rationalGates)
+    addPipeline(pm, kRationalGatesForC);
   addPipeline(pm, kBuffersToEmitC);
 }
 
@@ -200,6 +211,12 @@ rnnc::selectCodegenOptions(const TargetOptions &target, CodegenPath path,
   options.overlapCacheBytes = info->cacheBytes;
   options.ramLean = optimize == Optimize::Ram ||
                     (optimize == Optimize::Default && info->microcontroller);
+  options.rationalGates = info->rationalGates();
+  options.innermostBuffersFirst = info->shortLoadOffsets();
+  // GCC does not unroll at -O2; LLVM's own unroller does (kws's loop over k
+  // by 5).
+  if (path == CodegenPath::C && !info->vectorBits)
+    options.blockUnrollK = 4;
   // Without a cache or vector unit, a word-aligned (8: double-word, for
   // LDRD/VLDR pairs) buffer is as fast, and padding each to a cache line
   // costs RAM that is scarce; speed mode's code stays as it is.
@@ -280,9 +297,9 @@ void registerLowering(StringRef name, StringRef description, Stage stage) {
           return errorHandler(llvm::toString(codegen.takeError()));
         rnnc::buildRNNToBuffersPipeline(pm, *codegen);
         if (stage == Stage::LLVM)
-          rnnc::buildBuffersToLLVMPipeline(pm, codegen->indexBitwidth);
+          rnnc::buildBuffersToLLVMPipeline(pm, *codegen);
         if (stage == Stage::C)
-          rnnc::buildBuffersToEmitCPipeline(pm);
+          rnnc::buildBuffersToEmitCPipeline(pm, *codegen);
         return success();
       },
       [](function_ref<void(const mlir::detail::PassOptions &)> handler) {

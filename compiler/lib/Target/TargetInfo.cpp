@@ -78,6 +78,15 @@ MatmulBlock TargetInfo::matmulBlock() const {
   return MatmulBlock{2, 2, /*vector=*/false};
 }
 
+bool TargetInfo::rationalGates() const {
+  return vectorBits == 0 && floatRegisters && shortLoadOffsets();
+}
+
+bool TargetInfo::shortLoadOffsets() const {
+  llvm::Triple parsed(triple);
+  return parsed.isARM() || parsed.isThumb();
+}
+
 MatmulBlock TargetInfo::cMatmulBlock() const {
   MatmulBlock block = matmulBlock();
   return block.vector ? MatmulBlock{4, 4, /*vector=*/false} : block;

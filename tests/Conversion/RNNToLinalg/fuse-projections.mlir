@@ -1,22 +1,22 @@
 // RUN: rnn-opt %s --convert-rnn-to-linalg=fuse-projections=true --split-input-file | FileCheck %s
 // RUN: rnn-opt %s --convert-rnn-to-linalg --split-input-file | FileCheck %s --check-prefix=OFF
 
-/// LSTM with constant kernels and both biases: one matmul of [1, 1, x, h]
-/// (a column of ones per bias) by [bi; bh; wi; wh], from zeros; the gate
-/// generic reads one block per gate and adds nothing before the activations.
-/// Without the option, two matmuls.
+/// LSTM with constant kernels and both biases: one matmul of [x, h] by
+/// [wi; wh] into rows of bi + bh (summed at compile time, as the
+/// accumulator summed them); the gate generic reads one block per gate and
+/// adds nothing before the activations. Without the option, two matmuls.
 
 // CHECK-LABEL: func.func @lstm_constants(
 // CHECK-SAME: %[[X:[^:]+]]: tensor<3xf32>, %[[C:[^:]+]]: tensor<4xf32>, %[[H:[^:]+]]: tensor<4xf32>)
-// CHECK-DAG: %[[K:.+]] = arith.constant dense<{{.+}}> : tensor<9x16xf32>
+// CHECK-DAG: %[[K:.+]] = arith.constant dense<{{.+}}> : tensor<7x16xf32>
 // CHECK-DAG: %[[X2:.+]] = tensor.expand_shape %[[X]]
 // CHECK-DAG: %[[H2:.+]] = tensor.expand_shape %[[H]]
-// CHECK: %[[E:.+]] = tensor.empty() : tensor<1x9xf32>
-// CHECK: %[[ONES:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x2xf32>)
-// CHECK-NEXT: %[[A0:.+]] = tensor.insert_slice %[[ONES]] into %[[E]][0, 0] [1, 2] [1, 1]
-// CHECK-NEXT: %[[A1:.+]] = tensor.insert_slice %[[X2]] into %[[A0]][0, 2] [1, 3] [1, 1]
-// CHECK-NEXT: %[[A2:.+]] = tensor.insert_slice %[[H2]] into %[[A1]][0, 5] [1, 4] [1, 1]
-// CHECK: %[[G:.+]] = linalg.matmul ins(%[[A2]], %[[K]] : tensor<1x9xf32>, tensor<9x16xf32>) outs(%{{.+}} : tensor<1x16xf32>)
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<1x7xf32>
+// CHECK-NEXT: %[[A1:.+]] = tensor.insert_slice %[[X2]] into %[[E]][0, 0] [1, 3] [1, 1]
+// CHECK-NEXT: %[[A2:.+]] = tensor.insert_slice %[[H2]] into %[[A1]][0, 3] [1, 4] [1, 1]
+// CHECK: %[[B:.+]] = arith.constant dense<3.000000e+00> : tensor<16xf32>
+// CHECK: %[[ROWS:.+]] = linalg.broadcast ins(%[[B]] : tensor<16xf32>) outs(%{{.+}} : tensor<1x16xf32>) dimensions = [0]
+// CHECK: %[[G:.+]] = linalg.matmul ins(%[[A2]], %[[K]] : tensor<1x7xf32>, tensor<7x16xf32>) outs(%[[ROWS]] : tensor<1x16xf32>)
 // CHECK-NOT: linalg.matmul
 // CHECK-COUNT-4: tensor.extract_slice %[[G]]
 // CHECK-NEXT: linalg.generic
@@ -38,11 +38,15 @@ func.func @lstm_constants(%x: tensor<3xf32>, %c: tensor<4xf32>, %h: tensor<4xf32
 
 // -----
 
-/// The stacked kernel's rows: the bias, then wi's, then wh's (batch 2).
+/// The stacked kernel's rows: wi's, then wh's; the bias is the rows' start
+/// (batch 2).
 
 // CHECK-LABEL: func.func @lstm_rows(
-// CHECK: arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00], [5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00], [9.000000e+00, 1.000000e+01, 1.100000e+01, 1.200000e+01], [1.300000e+01, 1.400000e+01, 1.500000e+01, 1.600000e+01]]> : tensor<4x4xf32>
-// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<2x4xf32>, tensor<4x4xf32>)
+// CHECK-DAG: %[[K:.+]] = arith.constant dense<{{\[\[}}5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00], [9.000000e+00, 1.000000e+01, 1.100000e+01, 1.200000e+01], [1.300000e+01, 1.400000e+01, 1.500000e+01, 1.600000e+01]]> : tensor<3x4xf32>
+// CHECK: tensor.insert_slice
+// CHECK: %[[B:.+]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>
+// CHECK: %[[ROWS:.+]] = linalg.broadcast ins(%[[B]] : tensor<4xf32>) outs(%{{.+}} : tensor<2x4xf32>) dimensions = [0]
+// CHECK: linalg.matmul ins(%{{.+}}, %[[K]] : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[ROWS]] : tensor<2x4xf32>)
 // CHECK-NOT: linalg.matmul
 func.func @lstm_rows(%x: tensor<2x2xf32>, %c: tensor<2x1xf32>, %h: tensor<2x1xf32>) -> (tensor<2x1xf32>, tensor<2x1xf32>) {
   %wi = arith.constant dense<[[5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]]> : tensor<2x4xf32>
@@ -55,8 +59,8 @@ func.func @lstm_rows(%x: tensor<2x2xf32>, %c: tensor<2x1xf32>, %h: tensor<2x1xf3
 
 // -----
 
-/// Not fused: kernels that are not constants; a row [1, x, h] wider than
-/// the G*H columns (the scratch memory would grow); a Simple cell (G = 1: the
+/// Not fused: kernels that are not constants; a row [x, h] and a column per
+/// bias wider than the G*H columns; a Simple cell (G = 1: the
 /// row is always wider); GRU, whose n gate multiplies the recurrent product
 /// by r.
 

@@ -64,16 +64,20 @@ TEST(TargetInfoTest, Arm) {
   EXPECT_TRUE(m4.floatRegisters && m4.fma && m4.microcontroller);
   EXPECT_EQ(m4.pointerBits, 32u);
   EXPECT_EQ(m4.indexBitwidth(), 32u);
+  EXPECT_TRUE(m4.rationalGates() && m4.shortLoadOffsets());
 
   TargetInfo m3 = describe("thumbv7m-none-eabi", "cortex-m3");
   EXPECT_FALSE(m3.floatRegisters || m3.fma);
-  EXPECT_TRUE(m3.microcontroller);
+  EXPECT_TRUE(m3.microcontroller && m3.shortLoadOffsets());
+  EXPECT_FALSE(m3.rationalGates()); // soft-float division is a routine
 
   // Debian's armhf: VFPv3-D16, whose multiply-adds are not fused.
   TargetInfo armhf = describe("armv7-linux-gnueabihf", "");
   EXPECT_TRUE(armhf.floatRegisters);
   EXPECT_FALSE(armhf.fma || armhf.microcontroller);
   EXPECT_EQ(armhf.vectorBits, 0u);
+  EXPECT_TRUE(armhf.rationalGates() && armhf.shortLoadOffsets());
+  EXPECT_FALSE(a76.rationalGates() || a76.shortLoadOffsets());
 }
 
 TEST(TargetInfoTest, CodegenOptionsFollowTheTarget) {
@@ -86,6 +90,15 @@ TEST(TargetInfoTest, CodegenOptionsFollowTheTarget) {
   EXPECT_EQ(m4->blockColumns, 4);
   EXPECT_EQ(m4->workspaceAlignment, 8);
   EXPECT_EQ(m4->indexBitwidth, 32u);
+  EXPECT_TRUE(m4->rationalGates && m4->innermostBuffersFirst);
+  // LLVM unrolls the blocks' loops over k itself; GCC at -O2 does not.
+  EXPECT_EQ(m4->blockUnrollK, 1);
+  llvm::Expected<CodegenOptions> m4C = selectCodegenOptions(
+      {"thumbv7em-none-eabihf", "cortex-m4"}, CodegenPath::C,
+      Optimize::Default);
+  ASSERT_TRUE(static_cast<bool>(m4C));
+  EXPECT_EQ(m4C->blockUnrollK, 4);
+  EXPECT_TRUE(m4C->rationalGates);
 
   llvm::Expected<CodegenOptions> m4Speed = selectCodegenOptions(
       {"thumbv7em-none-eabihf", "cortex-m4"}, CodegenPath::LLVM,
@@ -98,6 +111,8 @@ TEST(TargetInfoTest, CodegenOptionsFollowTheTarget) {
       {"x86_64-linux-gnu", "znver4"}, CodegenPath::LLVM, Optimize::Default);
   ASSERT_TRUE(static_cast<bool>(zen4));
   EXPECT_FALSE(zen4->ramLean || zen4->scalarMatmuls);
+  EXPECT_FALSE(zen4->rationalGates || zen4->innermostBuffersFirst);
+  EXPECT_EQ(zen4->blockUnrollK, 1);
   EXPECT_EQ(zen4->blockColumns, 64);
   EXPECT_EQ(zen4->vectorLanes, 16);
   EXPECT_TRUE(zen4->overlapInputProjection);

@@ -74,21 +74,23 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
     with SAME padding. `rnn.merge` becomes tensor inserts (concat) or an
     element-wise `linalg.generic`. Works on tensors, before bufferization.
 
-    With `fuse-projections` (set for RAM-lean C, whose matmuls become
-    scalar register blocks), an LSTM cell whose kernels and biases are f32
-    constants computes its pre-activations as one matmul instead: `[1, x, h] @
-    [b; wi; wh]` (a column of ones per bias), so that the register block's
-    accumulators start from the bias and sum the input and the recurrent
-    products before they are stored once; the gate loop then reads one
-    value per gate instead of two products and the biases (kws on the
-    Cortex-M4: see docs/Embedded.md). Only where the row of the operands
-    is no wider than the gate blocks it replaces (I + H + biases <= 4 H),
-    so the scratch memory does not grow; the sums are reordered.
+    With `fuse-projections` (set for RAM-lean code with scalar register
+    blocks), an LSTM cell whose kernels and biases are f32 constants
+    computes its pre-activations as one matmul instead: `[x, h] @ [wi; wh]`
+    into a `linalg.broadcast` of the bias (the biases summed at compile
+    time, as the accumulator summed them when they were rows of the kernel),
+    so that the register block's accumulators start from the bias
+    (rnn-block-matmuls) and sum the input and the recurrent products before
+    they are stored once; the gate loop then reads one value per gate
+    instead of two products and the biases (kws on the Cortex-M4: see
+    docs/Embedded.md). Only where the row of the operands and a column per
+    bias is no wider than the gate blocks it replaces (I + H + biases <=
+    4 H), so the scratch memory does not grow; the sums are reordered.
   }];
   let options = [
     Option<"fuseProjections", "fuse-projections", "bool", "false",
-           "one matmul of [1, x, h] by [b; wi; wh] per LSTM cell with "
-           "constant f32 weights">,
+           "one matmul of [x, h] by [wi; wh] into rows of the bias per LSTM "
+           "cell with constant f32 weights">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect"];

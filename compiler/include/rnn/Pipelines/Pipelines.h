@@ -26,6 +26,10 @@ struct CodegenOptions {
   /// Matmuls as blocks of scalar accumulators instead of vector code: for
   /// targets without a vector unit, and for C.
   bool scalarMatmuls = false;
+  /// Copies of a scalar block's step per iteration of its loop over k
+  /// (rnn-block-matmuls' unroll-k): 4 for C on targets without a vector
+  /// unit, whose C compilers do not unroll at -O2.
+  int64_t blockUnrollK = 1;
   /// f32 lanes of a vector register (TargetInfo::vectorLanes): the column
   /// unit of rnn-vectorize-matmuls' shared loops and of
   /// rnn-overlap-input-projection's pieces. The default is AVX-512's, like
@@ -58,6 +62,9 @@ struct CodegenOptions {
   bool ramLean = false;
   /// The alignment of the buffers in the workspace (rnn-assign-workspace).
   int64_t workspaceAlignment = 64;
+  /// Buffers of the innermost loops at the lowest workspace offsets
+  /// (rnn-assign-workspace's innermost-first): TargetInfo::shortLoadOffsets.
+  bool innermostBuffersFirst = false;
   /// The width of `index` on the LLVM path (0: MLIR's default, 64).
   unsigned indexBitwidth = 0;
   /// bf16 weight panels of the LLVM path stored in pairs of columns for
@@ -68,6 +75,9 @@ struct CodegenOptions {
   /// matmuls' bf16-dot): LLVM path, targets with AVX512_BF16
   /// (TargetInfo::bf16Dot). Not bit-exact with Flax: see docs/Semantics.md.
   bool bf16Dot = false;
+  /// Scalar sigmoid and tanh as rational functions (rnn-approximate-math's
+  /// rational-gates, both paths): TargetInfo::rationalGates.
+  bool rationalGates = false;
 };
 
 /// What the generated code is lean in (--optimize): time, or RAM (scratch
@@ -92,12 +102,13 @@ void buildRNNToBuffersPipeline(mlir::OpPassManager &pm,
                                const CodegenOptions &options);
 
 /// The entry point on buffers -> the LLVM dialect, with `index` of
-/// `indexBitwidth` bits (0: the default, 64).
+/// `options.indexBitwidth` bits (0: the default, 64).
 void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm,
-                                unsigned indexBitwidth = 0);
+                                const CodegenOptions &options);
 
 /// The entry point on buffers -> the EmitC dialect, ready for C emission.
-void buildBuffersToEmitCPipeline(mlir::OpPassManager &pm);
+void buildBuffersToEmitCPipeline(mlir::OpPassManager &pm,
+                                 const CodegenOptions &options);
 
 /// Registers --rnn-lower-to-buffers, --rnn-lower-to-llvm and
 /// --rnn-lower-to-c, each with the options `target=<triple>`, `cpu=<name>`

@@ -79,6 +79,19 @@ struct TargetInfo {
   /// The block of the C path: the LLVM path's without a vector unit, else
   /// 4 x 4 scalars (the C compiler vectorizes what it can).
   MatmulBlock cMatmulBlock() const;
+  /// Whether the gates' sigmoid and tanh are rational functions
+  /// (rnn-approximate-math's rational-gates): 32-bit Arm with a scalar FPU
+  /// and no vector unit, where a division is one instruction while the
+  /// exponent bits of 2^y are moves between register files (Cortex-M4F: 22
+  /// fewer instructions per LSTM unit and step). Not with soft float, whose
+  /// division is a long routine; not on Xtensa, where LLVM 22 cannot
+  /// assemble the range branch ("fixup value must be 4-byte aligned"), nor
+  /// on RISC-V, where it is not measured.
+  bool rationalGates() const;
+  /// Whether a float load's immediate offset is short (32-bit Arm: vldr
+  /// reaches 1020 bytes), so that the buffers of the innermost loops go
+  /// first in the workspace (rnn-assign-workspace's innermost-first).
+  bool shortLoadOffsets() const;
   /// The width of `index` in the code: 32 on 32-bit targets, whose pointers
   /// and sizes are 32 bits (no register pairs for loop counters), else 0
   /// (MLIR's default, 64).

@@ -4,14 +4,15 @@
 // folded into one row dim by the caller), on int8 kernels' storage with
 // their per-column scales, with dynamic int8 activations, or on bf16-rounded
 // operands in bf16 compute. With `fuse-projections`, a cell whose every
-// pre-activation is `xi + xh` computes `[1, x, h] @ [b; wi; wh]` as one
-// matmul instead.
+// pre-activation is `xi + xh` computes `[x, h] @ [wi; wh]` into rows of the
+// bias as one matmul instead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -27,12 +28,15 @@ static std::optional<SmallVector<float>> f32Constant(Value value) {
   return SmallVector<float>(attr.getValues<float>());
 }
 
-/// `[1, x, h] @ [b; wi; wh]` (a column of ones and a row of the kernel per
-/// present bias): the pre-activations summed in one matmul, so scalar
-/// register blocks start from the bias and add both products in their
-/// accumulators. Null unless every weight is an f32 constant and the
-/// operands' row (I + H + biases) is no wider than the G*H columns of the
-/// second product it replaces: the scratch memory does not grow.
+/// `[x, h] @ [wi; wh]` into rows of the bias (the sum of the present
+/// biases): the pre-activations summed in one matmul, so scalar register
+/// blocks start from the bias and add both products in their accumulators
+/// (rnn-block-matmuls reads the broadcast bias once per column). Summing
+/// the biases at compile time rounds as the accumulator did when they were
+/// rows of the kernel times a column of ones. Null unless every weight is an
+/// f32 constant and the operands' row (I + H, and a column per bias when it
+/// was one) is no wider than the G*H columns of the second product it
+/// replaces: the scratch memory does not grow.
 static Value emitFusedProjections(PatternRewriter &rewriter, Location loc,
                                   Value x, Value h, Value wi, Value wh,
                                   Value bi, Value bh) {
@@ -44,35 +48,39 @@ static Value emitFusedProjections(PatternRewriter &rewriter, Location loc,
       !hType.getElementType().isF32() || !xType.hasStaticShape() ||
       !hType.hasStaticShape() || !whType.hasStaticShape())
     return {};
-  SmallVector<SmallVector<float>> biases;
-  for (Value bias : {bi, bh}) {
-    if (!bias)
-      continue;
-    auto values = f32Constant(bias);
-    if (!values)
-      return {};
-    biases.push_back(std::move(*values));
-  }
   int64_t rows = xType.getDimSize(0), inputs = xType.getDimSize(1);
   int64_t features = hType.getDimSize(1), columns = whType.getDimSize(1);
-  int64_t ones = biases.size(), depth = ones + inputs + features;
-  if (depth > columns)
+  SmallVector<float> bias;
+  int64_t biasCount = 0;
+  for (Value b : {bi, bh}) {
+    if (!b)
+      continue;
+    auto values = f32Constant(b);
+    if (!values || static_cast<int64_t>(values->size()) != columns)
+      return {};
+    if (bias.empty())
+      bias = std::move(*values);
+    else
+      for (auto [sum, value] : llvm::zip_equal(bias, *values))
+        sum += value;
+    ++biasCount;
+  }
+  int64_t depth = inputs + features;
+  if (biasCount + depth > columns)
     return {};
 
   SmallVector<float> kernel;
   kernel.reserve(depth * columns);
-  for (const SmallVector<float> &bias : biases)
-    llvm::append_range(kernel, bias);
   llvm::append_range(kernel, *wiValues);
   llvm::append_range(kernel, *whValues);
-  auto kernelType = RankedTensorType::get({depth, columns},
-                                          rewriter.getF32Type());
+  Type f32 = rewriter.getF32Type();
   Value stacked = arith::ConstantOp::create(
       rewriter, loc,
-      DenseElementsAttr::get(kernelType, ArrayRef<float>(kernel)));
+      DenseElementsAttr::get(RankedTensorType::get({depth, columns}, f32),
+                             ArrayRef<float>(kernel)));
 
-  Value operands = tensor::EmptyOp::create(rewriter, loc, {rows, depth},
-                                           rewriter.getF32Type());
+  Value operands =
+      tensor::EmptyOp::create(rewriter, loc, {rows, depth}, f32);
   auto insert = [&](Value part, int64_t column, int64_t width) {
     SmallVector<OpFoldResult> offsets{rewriter.getIndexAttr(0),
                                       rewriter.getIndexAttr(column)};
@@ -82,13 +90,22 @@ static Value emitFusedProjections(PatternRewriter &rewriter, Location loc,
     operands = tensor::InsertSliceOp::create(rewriter, loc, part, operands,
                                              offsets, sizes, strides);
   };
-  if (ones)
-    insert(filledTensor(rewriter, loc, {rows, ones}, rewriter.getF32Type(),
-                        1.0),
-           0, ones);
-  insert(x, ones, inputs);
-  insert(h, ones + inputs, features);
-  return emitMatmul(rewriter, loc, operands, stacked);
+  insert(x, 0, inputs);
+  insert(h, inputs, features);
+  if (bias.empty())
+    return emitMatmul(rewriter, loc, operands, stacked);
+  Value biasRow = arith::ConstantOp::create(
+      rewriter, loc,
+      DenseElementsAttr::get(RankedTensorType::get({columns}, f32),
+                             ArrayRef<float>(bias)));
+  Value empty = tensor::EmptyOp::create(rewriter, loc, {rows, columns}, f32);
+  Value init = linalg::BroadcastOp::create(rewriter, loc, biasRow, empty,
+                                           ArrayRef<int64_t>{0})
+                   ->getResult(0);
+  return linalg::MatmulOp::create(rewriter, loc, TypeRange{init.getType()},
+                                  ValueRange{operands, stacked},
+                                  ValueRange{init})
+      .getResult(0);
 }
 
 GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
