@@ -3,7 +3,10 @@
 // A cell kind's gate count is written twice: in its row of CellKinds.cpp
 // (the Flax layout, shapes and the reference read it) and as kNumGates of
 // its op in RNNCells.td (the verifier and the lowering read it). MLIRGen
-// builds the row's op, so the two must agree; this holds them to it.
+// builds the row's op, so the two must agree; this holds them to it. It
+// also sets the options the row takes as attributes of the same name, and
+// a name the op does not declare would be a discardable attribute that
+// silently changes nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +17,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "gtest/gtest.h"
 
 using namespace mlir;
@@ -21,7 +26,7 @@ using namespace rnnc::spec;
 
 namespace {
 
-TEST(CellKindOps, EachRowNamesACellOpWithItsGateCount) {
+TEST(CellKindOps, EachRowNamesACellOpWithItsGatesAndOptions) {
   MLIRContext ctx;
   ctx.loadDialect<rnn::RNNDialect>();
   for (const CellKindInfo &info : cellKinds()) {
@@ -32,6 +37,21 @@ TEST(CellKindOps, EachRowNamesACellOpWithItsGateCount) {
     ASSERT_NE(cell, nullptr)
         << info.opName.str() << " does not implement CellOpInterface";
     EXPECT_EQ(cell->getNumGates(), info.numGates()) << info.name.str();
+
+    auto declares = [&](StringRef attr) {
+      return llvm::any_of(op->getAttributeNames(), [&](StringAttr own) {
+        return own.getValue() == attr;
+      });
+    };
+    for (StringRef option :
+         {"gate_fn", "activation_fn", "reset_gate", "residual"})
+      if (info.takes(option))
+        EXPECT_TRUE(declares(option))
+            << info.opName.str() << " has no attribute " << option.str();
+    if (info.lowPrecision)
+      for (StringRef attr : {"compute_type", "carry_type", "dynamic_int8"})
+        EXPECT_TRUE(declares(attr))
+            << info.opName.str() << " has no attribute " << attr.str();
   }
 }
 
