@@ -7,7 +7,7 @@
 // declares them; the body casts them back (inputs through uintptr_t, which
 // -Wcast-qual accepts: the code never writes them). Outputs stay `T *`. Unused
 // parameters are voided. The module gets its includes, and each constant
-// global the alignment macro.
+// global the alignment macro, 64 bytes without an rnn.workspace_alignment.
 
 // CHECK:      emitc.include <"math.h">
 // CHECK-NEXT: emitc.include <"stdbool.h">
@@ -36,6 +36,7 @@
 // CHECK:       cast %[[W8]] : !emitc.ptr<i8> to !emitc.ptr<f32>
 
 // C:      #include <math.h>
+// C:      #define RNNC_ALIGNED _Alignas(64)
 // C:      {{^}}RNNC_ALIGNED{{$}}
 // C-NEXT: static const float w[2] = {
 // C:      int32_t m_run(const float* [[X:v[0-9]+]], const int32_t* [[L:v[0-9]+]], const float* [[H0:v[0-9]+]], float* [[Y:v[0-9]+]], float* [[H:v[0-9]+]], void* [[WS:v[0-9]+]]) {

@@ -15,19 +15,29 @@ using namespace mlir::rnn;
 
 namespace {
 
-/// Aligns what follows it (a constant global) to 64 bytes where the
+/// Aligns what follows it (a constant global) to the module's buffer
+/// alignment (rnn.workspace_alignment: 64, a cache line, for vector code; 8
+/// on a microcontroller, whose flash each byte of padding costs) where the
 /// compiler can say so; plain C99 has no way, and gets natural alignment.
+/// A build may define it first (a section attribute, say).
 constexpr llvm::StringLiteral kAlignMacro = "RNNC_ALIGNED";
-constexpr llvm::StringLiteral kAlignDefinition =
-    "#ifndef RNNC_ALIGNED\n"
-    "#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
-    "#define RNNC_ALIGNED _Alignas(64)\n"
-    "#elif defined(__GNUC__)\n"
-    "#define RNNC_ALIGNED __attribute__((aligned(64)))\n"
-    "#else\n"
-    "#define RNNC_ALIGNED\n"
-    "#endif\n"
-    "#endif";
+
+std::string alignDefinition(int64_t alignment) {
+  std::string n = std::to_string(alignment);
+  return "#ifndef RNNC_ALIGNED\n"
+         "#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
+         "#define RNNC_ALIGNED _Alignas(" +
+         n +
+         ")\n"
+         "#elif defined(__GNUC__)\n"
+         "#define RNNC_ALIGNED __attribute__((aligned(" +
+         n +
+         ")))\n"
+         "#else\n"
+         "#define RNNC_ALIGNED\n"
+         "#endif\n"
+         "#endif";
+}
 
 /// Whether `func` is an entry point of --rnn-create-entry-point (its
 /// arguments carry the ABI's attributes), not a helper.
@@ -115,7 +125,8 @@ struct RNNEmitCEntryABIPass
     auto globals = llvm::to_vector(module.getOps<emitc::GlobalOp>());
     if (globals.empty())
       return;
-    emitc::VerbatimOp::create(b, loc, kAlignDefinition);
+    emitc::VerbatimOp::create(b, loc,
+                              alignDefinition(workspaceAlignment(module)));
     for (emitc::GlobalOp global : globals) {
       b.setInsertionPoint(global);
       emitc::VerbatimOp::create(b, global.getLoc(), kAlignMacro);
