@@ -163,6 +163,13 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
               llvm::formatv(kBufferize.data(), options.workspaceAlignment).str());
 }
 
+void rnnc::buildSplitGateColumnsPipeline(OpPassManager &pm,
+                                         StringRef entryPoint) {
+  addPipeline(pm, llvm::formatv("rnn-split-gate-columns{{entry-point={0}}",
+                                entryPoint)
+                      .str());
+}
+
 void rnnc::buildBuffersToLLVMPipeline(OpPassManager &pm,
                                       unsigned indexBitwidth) {
   std::string width =

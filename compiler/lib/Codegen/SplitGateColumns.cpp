@@ -1,0 +1,498 @@
+//===- SplitGateColumns.cpp - One batch-1 step on half the gate columns ---===//
+//
+// At batch 1 a step is bound by streaming the recurrent weights (LSTM
+// H=1024: 16 MiB a step). <name>_run_parallel splits such a model by gate
+// columns: task t owns the units [lo, hi) and computes, each step, only the
+// gate columns of those units (in every gate block), their gate maths and
+// their part of h; the tasks then trade their halves of h. This pass adds
+// the compiled half of that, `<name>_cols_step`: `<name>_run` (bufferized)
+// cloned, with three more arguments (`exchange`, [2 x H] f32 shared by the
+// tasks; `task`; `step`) and
+//
+//  - every write of a gate-column buffer (a workspace buffer whose rows
+//    are G x H wide: the input projection, the recurrent products) in an
+//    `scf.if` on its column's unit being the task's, placed around all that
+//    follows the column's definition in its block, so the task streams only
+//    its panels of the packed weights;
+//  - the gate loop (the one loop that writes the outputs) over [lo, hi);
+//  - the time loop replaced by its body at `step`, what comes before it
+//    (initial carries, the input projection of all steps) run at step 0
+//    only, the other task's part of h read from `exchange[(step - 1) % 2]`
+//    first and the task's own written to `exchange[step % 2]` last.
+//
+// Each task gets its own workspace, so only `exchange` and the outputs are
+// shared, in disjoint parts; the header's <name>_run_parallel calls the
+// hook once a step (its return is the barrier between the writes of one
+// step's exchange row and the reads of it). A column's sums run the same
+// code in the same order as in <name>_run, so the result is bit-identical.
+//
+// The clone is only made when the function has that shape: one time loop
+// without iteration arguments, holding one gate loop, writing the outputs
+// nowhere else and nothing after the loop. Otherwise the module is left
+// alone, and the header's <name>_run_parallel stays serial.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rnn/Codegen/Passes.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <numeric>
+
+namespace mlir::rnn {
+#define GEN_PASS_DEF_RNNSPLITGATECOLUMNSPASS
+#include "rnn/Codegen/Passes.h.inc"
+} // namespace mlir::rnn
+
+using namespace mlir;
+
+namespace {
+
+/// `value` through views that keep its storage (subviews, reshapes).
+Value storageOf(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto subview = dyn_cast<memref::SubViewOp>(def))
+      value = subview.getSource();
+    else if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
+      value = expand.getSrc();
+    else if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def))
+      value = collapse.getSrc();
+    else
+      break;
+  }
+  return value;
+}
+
+bool isFunctionArgument(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp());
+}
+
+/// The memrefs `op` writes (empty if none), or failure when it has effects
+/// on unknown values.
+FailureOr<SmallVector<Value>> writtenBuffers(Operation *op) {
+  SmallVector<Value> written;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects) {
+    if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return failure();
+    return written;
+  }
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  for (MemoryEffects::EffectInstance &effect : instances) {
+    if (!isa<MemoryEffects::Write>(effect.getEffect()))
+      continue;
+    if (!effect.getValue())
+      return failure();
+    written.push_back(effect.getValue());
+  }
+  return written;
+}
+
+/// A write of a gate-column buffer: its column (the first of `width`) is
+/// computed after `point` in `block`, where the predicate goes.
+struct ColumnWrite {
+  Operation *write;
+  SmallVector<OpFoldResult> columnTerms; ///< summed: the column
+  int64_t width;
+};
+
+/// The column of `write` (a vector.transfer_write or memref.store into
+/// subviews of a 2-D buffer), as terms to sum.
+FailureOr<ColumnWrite> columnOf(Operation *write) {
+  ColumnWrite column{write, {}, 1};
+  Value dest;
+  if (auto transfer = dyn_cast<vector::TransferWriteOp>(write)) {
+    if (!transfer.getPermutationMap().isMinorIdentity() ||
+        transfer.getVectorType().getRank() < 1)
+      return failure();
+    dest = transfer.getBase();
+    column.columnTerms.push_back(transfer.getIndices().back());
+    column.width = transfer.getVectorType().getShape().back();
+  } else if (auto store = dyn_cast<memref::StoreOp>(write)) {
+    dest = store.getMemRef();
+    column.columnTerms.push_back(store.getIndices().back());
+  } else {
+    return failure();
+  }
+  while (auto subview = dest.getDefiningOp<memref::SubViewOp>()) {
+    if (subview.getSourceType().getRank() != subview.getType().getRank() ||
+        !isOneInteger(subview.getMixedStrides().back()))
+      return failure();
+    column.columnTerms.push_back(subview.getMixedOffsets().back());
+    dest = subview.getSource();
+  }
+  if (!dest.getDefiningOp<memref::ViewOp>())
+    return failure();
+  return column;
+}
+
+/// Whether `block` holds `inner` (is it or one of its ancestors).
+bool holds(Block *block, Block *inner) {
+  return block == inner ||
+         (inner->getParentOp() &&
+          block->findAncestorOpInBlock(*inner->getParentOp()));
+}
+
+/// The innermost block in which all of `values` are defined (or are block
+/// arguments), inside `outermost`, and the op after which the last of them
+/// is there (null: the block's start); failure when there is none.
+FailureOr<std::pair<Block *, Operation *>>
+definitionPoint(ArrayRef<Value> values, Block *outermost) {
+  Block *block = nullptr;
+  for (Value value : values)
+    if (!block || holds(block, value.getParentBlock()))
+      block = value.getParentBlock();
+  if (!block || !holds(outermost, block))
+    return failure();
+  Operation *after = nullptr;
+  for (Value value : values) {
+    if (!holds(value.getParentBlock(), block))
+      return failure();
+    Operation *def = value.getDefiningOp();
+    if (value.getParentBlock() == block && def &&
+        (!after || after->isBeforeInBlock(def)))
+      after = def;
+  }
+  return std::make_pair(block, after);
+}
+
+/// Whether `op` reads `storage` (through any view of it).
+bool readsStorage(Operation *op, Value storage) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [&](MemoryEffects::EffectInstance &effect) {
+    return isa<MemoryEffects::Read>(effect.getEffect()) && effect.getValue() &&
+           storageOf(effect.getValue()) == storage;
+  });
+}
+
+struct Recurrence {
+  Block *body;        ///< the block holding the time loop
+  scf::ForOp timeLoop;
+  scf::ForOp gateLoop;
+  Value hidden;       ///< the [1 x H] buffer of h the step reads
+  int64_t units = 0;  ///< H
+  int64_t split = 0;  ///< the first unit of task 1
+  SmallVector<ColumnWrite> columnWrites;
+};
+
+std::optional<int64_t> constantOf(Value value) {
+  return getConstantIntValue(value);
+}
+
+/// `func`'s recurrence, if it has the shape the split knows.
+FailureOr<Recurrence> analyze(func::FuncOp func) {
+  Recurrence rec;
+  // The gate loop: the one loop that writes the outputs, with no loop
+  // inside; every other write of an output fails the match.
+  bool unknown = false;
+  func.getBody().walk([&](Operation *op) {
+    FailureOr<SmallVector<Value>> written = writtenBuffers(op);
+    if (failed(written)) {
+      unknown = true;
+      return;
+    }
+    for (Value buffer : *written) {
+      if (!isFunctionArgument(storageOf(buffer)))
+        continue;
+      auto loop = op->getParentOfType<scf::ForOp>();
+      if (!loop || (rec.gateLoop && rec.gateLoop != loop)) {
+        unknown = true;
+        return;
+      }
+      rec.gateLoop = loop;
+    }
+  });
+  if (unknown || !rec.gateLoop)
+    return failure();
+  bool nested = false;
+  rec.gateLoop.getBody()->walk([&](LoopLikeOpInterface) { nested = true; });
+  if (nested)
+    return failure();
+  rec.timeLoop = rec.gateLoop->getParentOfType<scf::ForOp>();
+  if (!rec.timeLoop || rec.gateLoop->getParentOp() != rec.timeLoop ||
+      rec.timeLoop.getNumResults() != 0 ||
+      constantOf(rec.timeLoop.getLowerBound()) != 0 ||
+      constantOf(rec.timeLoop.getStep()) != 1 ||
+      !constantOf(rec.timeLoop.getUpperBound()))
+    return failure();
+  rec.body = rec.timeLoop->getBlock();
+  if (&rec.body->back() != rec.timeLoop->getNextNode() ||
+      !rec.body->back().hasTrait<OpTrait::IsTerminator>() ||
+      rec.body->back().getNumOperands() != 0)
+    return failure();
+  std::optional<int64_t> lower = constantOf(rec.gateLoop.getLowerBound());
+  std::optional<int64_t> upper = constantOf(rec.gateLoop.getUpperBound());
+  std::optional<int64_t> gateStep = constantOf(rec.gateLoop.getStep());
+  if (lower != 0 || !upper || !gateStep || rec.gateLoop.getNumResults())
+    return failure();
+  rec.units = *upper;
+
+  // h: the [1 x H] workspace buffer the gate loop writes and the rest of
+  // the step reads.
+  SmallVector<Value> hidden;
+  rec.gateLoop.getBody()->walk([&](memref::StoreOp store) {
+    Value buffer = storageOf(store.getMemRef());
+    if (!buffer.getDefiningOp<memref::ViewOp>() ||
+        llvm::is_contained(hidden, buffer))
+      return;
+    bool readElsewhere = false;
+    rec.timeLoop.getBody()->walk([&](Operation *op) {
+      if (!rec.gateLoop->isAncestor(op) && readsStorage(op, buffer))
+        readElsewhere = true;
+    });
+    if (readElsewhere)
+      hidden.push_back(buffer);
+  });
+  if (hidden.size() != 1)
+    return failure();
+  rec.hidden = hidden.front();
+  auto hiddenType = cast<MemRefType>(rec.hidden.getType());
+  if (hiddenType.getShape() != ArrayRef<int64_t>{1, rec.units} ||
+      !hiddenType.getLayout().isIdentity() ||
+      !hiddenType.getElementType().isF32())
+    return failure();
+
+  // The gate-column writes, in the time loop and before it.
+  int64_t align = *gateStep;
+  for (Operation &op : *rec.body) {
+    WalkResult result = op.walk<WalkOrder::PreOrder>([&](Operation *nestedOp) {
+      if (rec.gateLoop->isAncestor(nestedOp))
+        return WalkResult::skip();
+      FailureOr<SmallVector<Value>> written = writtenBuffers(nestedOp);
+      if (failed(written))
+        return WalkResult::interrupt();
+      for (Value buffer : *written) {
+        auto type = dyn_cast<MemRefType>(storageOf(buffer).getType());
+        if (!type || type.getRank() != 2 ||
+            type.getShape().back() == ShapedType::kDynamic ||
+            type.getShape().back() <= rec.units ||
+            type.getShape().back() % rec.units != 0)
+          continue; // not gate columns
+        FailureOr<ColumnWrite> column = columnOf(nestedOp);
+        if (failed(column))
+          return WalkResult::interrupt();
+        align = std::lcm(align, column->width);
+        rec.columnWrites.push_back(std::move(*column));
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return failure();
+  }
+  if (rec.columnWrites.empty() || rec.units % align != 0)
+    return failure();
+  rec.split = rec.units / 2 / align * align;
+  if (rec.split == 0)
+    return failure();
+  return rec;
+}
+
+} // namespace
+
+namespace mlir::rnn {
+namespace {
+
+struct RNNSplitGateColumnsPass
+    : impl::RNNSplitGateColumnsPassBase<RNNSplitGateColumnsPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+};
+
+} // namespace
+} // namespace mlir::rnn
+
+namespace {
+
+/// `unit in [lo, hi)` for the column `terms` sum to, of rows `units` wide.
+Value ownsColumn(OpBuilder &builder, Location loc, ArrayRef<OpFoldResult> terms,
+                 int64_t units, Value lo, Value hi) {
+  Value column = arith::ConstantIndexOp::create(builder, loc, 0);
+  for (OpFoldResult term : terms)
+    column = arith::AddIOp::create(
+        builder, loc, column,
+        getValueOrCreateConstantIndexOp(builder, loc, term));
+  Value unit = arith::RemUIOp::create(
+      builder, loc, column, arith::ConstantIndexOp::create(builder, loc, units));
+  Value fromLo = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
+                                       unit, lo);
+  Value belowHi = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                        unit, hi);
+  return arith::AndIOp::create(builder, loc, fromLo, belowHi);
+}
+
+/// Puts what follows the column's definition in its block (the write
+/// included) under `scf.if` on the task owning the column.
+LogicalResult predicate(OpBuilder &builder, const ColumnWrite &write,
+                        Block *outermost, int64_t units, Value lo, Value hi,
+                        DenseSet<Block *> &predicated) {
+  SmallVector<Value> values;
+  for (OpFoldResult term : write.columnTerms)
+    if (auto value = dyn_cast<Value>(term))
+      values.push_back(value);
+  FailureOr<std::pair<Block *, Operation *>> point =
+      definitionPoint(values, outermost);
+  if (failed(point))
+    return failure();
+  auto [block, after] = *point;
+  if (!predicated.insert(block).second)
+    return failure();
+  Operation *terminator = block->getTerminator();
+  if (terminator->getNumOperands() != 0)
+    return failure();
+  Operation *first = after ? after->getNextNode() : &block->front();
+  SmallVector<Operation *> moved;
+  for (Operation *op = first; op != terminator; op = op->getNextNode())
+    moved.push_back(op);
+  // Nothing outside the moved ops uses their results.
+  for (Operation *op : moved)
+    for (Operation *user : op->getUsers()) {
+      Operation *inBlock = block->findAncestorOpInBlock(*user);
+      if (!inBlock || !llvm::is_contained(moved, inBlock))
+        return failure();
+    }
+  if (!llvm::any_of(moved, [&](Operation *op) {
+        return op->isAncestor(write.write);
+      }))
+    return failure();
+  builder.setInsertionPoint(first);
+  Location loc = write.write->getLoc();
+  Value owns = ownsColumn(builder, loc, write.columnTerms, units, lo, hi);
+  auto ifOp = scf::IfOp::create(builder, loc, owns, /*withElseRegion=*/false);
+  for (Operation *op : moved)
+    op->moveBefore(ifOp.thenBlock()->getTerminator());
+  return success();
+}
+
+/// for u in [lo, hi): to[toRow, u] = from[fromRow, u] (rows of 2-D f32
+/// buffers).
+void copyUnits(OpBuilder &builder, Location loc, Value from, Value fromRow,
+               Value to, Value toRow, Value lo, Value hi) {
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  scf::ForOp::create(
+      builder, loc, lo, hi, one, ValueRange(),
+      [&](OpBuilder &b, Location l, Value unit, ValueRange) {
+        Value value =
+            memref::LoadOp::create(b, l, from, ValueRange{fromRow, unit});
+        memref::StoreOp::create(b, l, value, to, ValueRange{toRow, unit});
+        scf::YieldOp::create(b, l);
+      });
+}
+
+/// Rewrites the clone `step` of the entry point into one step of one task.
+LogicalResult splitColumns(func::FuncOp step) {
+  FailureOr<Recurrence> found = analyze(step);
+  if (failed(found))
+    return failure();
+  Recurrence &rec = *found;
+  MLIRContext *ctx = step.getContext();
+  Location loc = step.getLoc();
+  OpBuilder builder(ctx);
+
+  // The new arguments: exchange (shared), task, step.
+  unsigned numArgs = step.getNumArguments();
+  auto exchangeType = MemRefType::get({2, rec.units}, Float32Type::get(ctx));
+  auto i32 = IntegerType::get(ctx, 32);
+  if (failed(step.insertArguments(
+          {numArgs, numArgs, numArgs}, {exchangeType, i32, i32},
+          {builder.getDictionaryAttr(builder.getNamedAttr(
+               rnn::kNameAttrName, builder.getStringAttr("exchange"))),
+           builder.getDictionaryAttr(builder.getNamedAttr(
+               rnn::kNameAttrName, builder.getStringAttr("task"))),
+           builder.getDictionaryAttr(builder.getNamedAttr(
+               rnn::kNameAttrName, builder.getStringAttr("step")))},
+          {loc, loc, loc})))
+    return failure();
+  Value exchange = step.getArgument(numArgs);
+  Value task = step.getArgument(numArgs + 1);
+  Value stepArg = step.getArgument(numArgs + 2);
+
+  // The task's units and the other's, at the function's start.
+  builder.setInsertionPointToStart(&step.getBody().front());
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(builder, loc, v).getResult();
+  };
+  Value zero = index(0), one = index(1), two = index(2);
+  Value split = index(rec.split), units = index(rec.units);
+  Value isFirst = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq, task,
+      arith::ConstantIntOp::create(builder, loc, i32, 0));
+  Value lo = arith::SelectOp::create(builder, loc, isFirst, zero, split);
+  Value hi = arith::SelectOp::create(builder, loc, isFirst, split, units);
+  Value otherLo = arith::SelectOp::create(builder, loc, isFirst, split, zero);
+  Value otherHi = arith::SelectOp::create(builder, loc, isFirst, units, split);
+  Value stepIndex =
+      arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), stepArg);
+
+  DenseSet<Block *> predicated;
+  for (const ColumnWrite &write : rec.columnWrites)
+    if (failed(predicate(builder, write, rec.body, rec.units, lo, hi,
+                         predicated)))
+      return failure();
+  rec.gateLoop.getLowerBoundMutable().assign(lo);
+  rec.gateLoop.getUpperBoundMutable().assign(hi);
+
+  // What comes before the time loop, at step 0 only.
+  SmallVector<Operation *> once;
+  for (Operation &op : *rec.body) {
+    if (&op == rec.timeLoop.getOperation())
+      break;
+    if (isMemoryEffectFree(&op))
+      continue;
+    if (!op.use_empty())
+      return failure();
+    once.push_back(&op);
+  }
+  builder.setInsertionPoint(rec.timeLoop);
+  Value firstStep = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq, stepIndex, zero);
+  auto atStart = scf::IfOp::create(builder, loc, firstStep,
+                                   /*withElseRegion=*/true);
+  for (Operation *op : once)
+    op->moveBefore(atStart.thenBlock()->getTerminator());
+  // Later steps: the other task's part of h, from the previous step's row.
+  builder.setInsertionPoint(atStart.elseBlock()->getTerminator());
+  Value previousRow = arith::RemUIOp::create(
+      builder, loc, arith::AddIOp::create(builder, loc, stepIndex, one), two);
+  copyUnits(builder, loc, exchange, previousRow, rec.hidden, zero, otherLo,
+            otherHi);
+
+  // The time loop's body at `step`, then the task's part of h out.
+  Block *loopBody = rec.timeLoop.getBody();
+  rec.timeLoop.getInductionVar().replaceAllUsesWith(stepIndex);
+  loopBody->getTerminator()->erase();
+  rec.body->getOperations().splice(rec.timeLoop->getIterator(),
+                                   loopBody->getOperations());
+  builder.setInsertionPoint(rec.timeLoop);
+  Value row = arith::RemUIOp::create(builder, loc, stepIndex, two);
+  copyUnits(builder, loc, rec.hidden, zero, exchange, row, lo, hi);
+  rec.timeLoop.erase();
+  return success();
+}
+
+} // namespace
+
+void mlir::rnn::RNNSplitGateColumnsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  auto entry = module.lookupSymbol<func::FuncOp>(entryPoint);
+  if (!entry || entry.isExternal())
+    return;
+  std::string name = entryPoint;
+  if (StringRef(name).ends_with("_run"))
+    name.resize(name.size() - 4);
+  func::FuncOp step = entry.clone();
+  step.setSymName(name + "_cols_step");
+  OpBuilder(entry).insert(step);
+  step->moveAfter(entry);
+  if (failed(splitColumns(step)))
+    step.erase();
+}
