@@ -39,6 +39,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <numeric>
 
@@ -93,42 +94,40 @@ FailureOr<SmallVector<Value>> writtenBuffers(Operation *op) {
   return written;
 }
 
-/// A write of a gate-column buffer: its column (the first of `width`) is
-/// computed after `point` in `block`, where the predicate goes.
-struct ColumnWrite {
-  Operation *write;
-  SmallVector<OpFoldResult> columnTerms; ///< summed: the column
-  int64_t width;
-};
-
-/// The column of `write` (a vector.transfer_write or memref.store into
-/// subviews of a 2-D buffer), as terms to sum.
-FailureOr<ColumnWrite> columnOf(Operation *write) {
-  ColumnWrite column{write, {}, 1};
+/// The block of columns `write` (a vector.transfer_write or memref.store)
+/// writes: the subview of a 2-D workspace buffer it writes into, whose
+/// last offset is the block's first column.
+FailureOr<Value> writtenBlock(Operation *write) {
   Value dest;
-  if (auto transfer = dyn_cast<vector::TransferWriteOp>(write)) {
-    if (!transfer.getPermutationMap().isMinorIdentity() ||
-        transfer.getVectorType().getRank() < 1)
-      return failure();
+  if (auto transfer = dyn_cast<vector::TransferWriteOp>(write))
     dest = transfer.getBase();
-    column.columnTerms.push_back(transfer.getIndices().back());
-    column.width = transfer.getVectorType().getShape().back();
-  } else if (auto store = dyn_cast<memref::StoreOp>(write)) {
+  else if (auto store = dyn_cast<memref::StoreOp>(write))
     dest = store.getMemRef();
-    column.columnTerms.push_back(store.getIndices().back());
-  } else {
+  else
     return failure();
-  }
-  while (auto subview = dest.getDefiningOp<memref::SubViewOp>()) {
-    if (subview.getSourceType().getRank() != subview.getType().getRank() ||
+  auto type = dyn_cast<MemRefType>(dest.getType());
+  if (!dest.getDefiningOp<memref::SubViewOp>() || !type ||
+      type.getShape().back() == ShapedType::kDynamic)
+    return failure();
+  for (Value view = dest; !view.getDefiningOp<memref::ViewOp>();) {
+    auto subview = view.getDefiningOp<memref::SubViewOp>();
+    if (!subview ||
+        subview.getSourceType().getRank() != subview.getType().getRank() ||
         !isOneInteger(subview.getMixedStrides().back()))
       return failure();
-    column.columnTerms.push_back(subview.getMixedOffsets().back());
-    dest = subview.getSource();
+    view = subview.getSource();
   }
-  if (!dest.getDefiningOp<memref::ViewOp>())
-    return failure();
-  return column;
+  return dest;
+}
+
+/// The terms that sum to the first column of `block` (writtenBlock).
+SmallVector<OpFoldResult> firstColumnTerms(Value block) {
+  SmallVector<OpFoldResult> terms;
+  while (auto subview = block.getDefiningOp<memref::SubViewOp>()) {
+    terms.push_back(subview.getMixedOffsets().back());
+    block = subview.getSource();
+  }
+  return terms;
 }
 
 /// Whether `block` holds `inner` (is it or one of its ancestors).
@@ -181,12 +180,9 @@ struct Recurrence {
   Value hidden;       ///< the [1 x H] buffer of h the step reads
   int64_t units = 0;  ///< H
   int64_t split = 0;  ///< the first unit of task 1
-  SmallVector<ColumnWrite> columnWrites;
+  /// The blocks of gate columns written (writtenBlock).
+  llvm::SetVector<Value> columnBlocks;
 };
-
-std::optional<int64_t> constantOf(Value value) {
-  return getConstantIntValue(value);
-}
 
 /// `func`'s recurrence, if it has the shape the split knows.
 FailureOr<Recurrence> analyze(func::FuncOp func) {
@@ -220,18 +216,18 @@ FailureOr<Recurrence> analyze(func::FuncOp func) {
   rec.timeLoop = rec.gateLoop->getParentOfType<scf::ForOp>();
   if (!rec.timeLoop || rec.gateLoop->getParentOp() != rec.timeLoop ||
       rec.timeLoop.getNumResults() != 0 ||
-      constantOf(rec.timeLoop.getLowerBound()) != 0 ||
-      constantOf(rec.timeLoop.getStep()) != 1 ||
-      !constantOf(rec.timeLoop.getUpperBound()))
+      getConstantIntValue(rec.timeLoop.getLowerBound()) != 0 ||
+      getConstantIntValue(rec.timeLoop.getStep()) != 1 ||
+      !getConstantIntValue(rec.timeLoop.getUpperBound()))
     return failure();
   rec.body = rec.timeLoop->getBlock();
   if (&rec.body->back() != rec.timeLoop->getNextNode() ||
       !rec.body->back().hasTrait<OpTrait::IsTerminator>() ||
       rec.body->back().getNumOperands() != 0)
     return failure();
-  std::optional<int64_t> lower = constantOf(rec.gateLoop.getLowerBound());
-  std::optional<int64_t> upper = constantOf(rec.gateLoop.getUpperBound());
-  std::optional<int64_t> gateStep = constantOf(rec.gateLoop.getStep());
+  std::optional<int64_t> lower = getConstantIntValue(rec.gateLoop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(rec.gateLoop.getUpperBound());
+  std::optional<int64_t> gateStep = getConstantIntValue(rec.gateLoop.getStep());
   if (lower != 0 || !upper || !gateStep || rec.gateLoop.getNumResults())
     return failure();
   rec.units = *upper;
@@ -277,18 +273,19 @@ FailureOr<Recurrence> analyze(func::FuncOp func) {
             type.getShape().back() <= rec.units ||
             type.getShape().back() % rec.units != 0)
           continue; // not gate columns
-        FailureOr<ColumnWrite> column = columnOf(nestedOp);
-        if (failed(column))
+        FailureOr<Value> block = writtenBlock(nestedOp);
+        if (failed(block))
           return WalkResult::interrupt();
-        align = std::lcm(align, column->width);
-        rec.columnWrites.push_back(std::move(*column));
+        align = std::lcm(
+            align, cast<MemRefType>(block->getType()).getShape().back());
+        rec.columnBlocks.insert(*block);
       }
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
       return failure();
   }
-  if (rec.columnWrites.empty() || rec.units % align != 0)
+  if (rec.columnBlocks.empty() || rec.units % align != 0)
     return failure();
   rec.split = rec.units / 2 / align * align;
   if (rec.split == 0)
@@ -313,30 +310,47 @@ struct RNNSplitGateColumnsPass
 
 namespace {
 
-/// `unit in [lo, hi)` for the column `terms` sum to, of rows `units` wide.
+/// Whether the column `terms` sum to, in rows of `gates` blocks of `units`
+/// columns, is one of [lo, hi) of its block. Subtractions and selects
+/// only: the C path has no unsigned remainder of an index, and C compilers
+/// warn of `&` between comparisons.
 Value ownsColumn(OpBuilder &builder, Location loc, ArrayRef<OpFoldResult> terms,
-                 int64_t units, Value lo, Value hi) {
-  Value column = arith::ConstantIndexOp::create(builder, loc, 0);
-  for (OpFoldResult term : terms)
-    column = arith::AddIOp::create(
-        builder, loc, column,
+                 int64_t gates, int64_t units, Value lo, Value hi) {
+  Value unit = getValueOrCreateConstantIndexOp(builder, loc, terms.front());
+  for (OpFoldResult term : terms.drop_front())
+    unit = arith::AddIOp::create(
+        builder, loc, unit,
         getValueOrCreateConstantIndexOp(builder, loc, term));
-  Value unit = arith::RemUIOp::create(
-      builder, loc, column, arith::ConstantIndexOp::create(builder, loc, units));
+  // column - units x (the gate blocks before it).
+  Value width = arith::ConstantIndexOp::create(builder, loc, units);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value before = zero;
+  for (int64_t gate = 1; gate < gates; ++gate) {
+    Value beyond = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::uge, unit,
+        arith::ConstantIndexOp::create(builder, loc, gate * units));
+    before = arith::AddIOp::create(
+        builder, loc, before,
+        arith::SelectOp::create(builder, loc, beyond, width, zero));
+  }
+  unit = arith::SubIOp::create(builder, loc, unit, before);
   Value fromLo = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
                                        unit, lo);
   Value belowHi = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                         unit, hi);
-  return arith::AndIOp::create(builder, loc, fromLo, belowHi);
+  Value no = arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 0);
+  return arith::SelectOp::create(builder, loc, fromLo, belowHi, no);
 }
 
-/// Puts what follows the column's definition in its block (the write
-/// included) under `scf.if` on the task owning the column.
-LogicalResult predicate(OpBuilder &builder, const ColumnWrite &write,
+/// Puts what follows the definition of `columnBlock`'s first column in its
+/// block (every use of `columnBlock` included) under `scf.if` on the task
+/// owning the columns.
+LogicalResult predicate(OpBuilder &builder, Value columnBlock,
                         Block *outermost, int64_t units, Value lo, Value hi,
                         DenseSet<Block *> &predicated) {
+  SmallVector<OpFoldResult> terms = firstColumnTerms(columnBlock);
   SmallVector<Value> values;
-  for (OpFoldResult term : write.columnTerms)
+  for (OpFoldResult term : terms)
     if (auto value = dyn_cast<Value>(term))
       values.push_back(value);
   FailureOr<std::pair<Block *, Operation *>> point =
@@ -353,20 +367,22 @@ LogicalResult predicate(OpBuilder &builder, const ColumnWrite &write,
   SmallVector<Operation *> moved;
   for (Operation *op = first; op != terminator; op = op->getNextNode())
     moved.push_back(op);
-  // Nothing outside the moved ops uses their results.
+  auto isMoved = [&](Operation *user) {
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    return inBlock && llvm::is_contained(moved, inBlock);
+  };
+  // Nothing outside the moved ops uses their results, and they hold every
+  // write of the columns.
   for (Operation *op : moved)
-    for (Operation *user : op->getUsers()) {
-      Operation *inBlock = block->findAncestorOpInBlock(*user);
-      if (!inBlock || !llvm::is_contained(moved, inBlock))
-        return failure();
-    }
-  if (!llvm::any_of(moved, [&](Operation *op) {
-        return op->isAncestor(write.write);
-      }))
+    if (!llvm::all_of(op->getUsers(), isMoved))
+      return failure();
+  if (!llvm::all_of(columnBlock.getUsers(), isMoved))
     return failure();
   builder.setInsertionPoint(first);
-  Location loc = write.write->getLoc();
-  Value owns = ownsColumn(builder, loc, write.columnTerms, units, lo, hi);
+  Location loc = columnBlock.getLoc();
+  Value storage = storageOf(columnBlock);
+  int64_t gates = cast<MemRefType>(storage.getType()).getShape().back() / units;
+  Value owns = ownsColumn(builder, loc, terms, gates, units, lo, hi);
   auto ifOp = scf::IfOp::create(builder, loc, owns, /*withElseRegion=*/false);
   for (Operation *op : moved)
     op->moveBefore(ifOp.thenBlock()->getTerminator());
@@ -388,6 +404,19 @@ void copyUnits(OpBuilder &builder, Location loc, Value from, Value fromRow,
       });
 }
 
+/// The row of `exchange` that step `step` (i32) writes, or with `previous`
+/// the one step - 1 wrote: (step + previous) & 1, in i32 (the C path has no
+/// unsigned remainder of an index).
+Value rowOfStep(OpBuilder &builder, Location loc, Value step, bool previous) {
+  Type i32 = step.getType();
+  Value one = arith::ConstantIntOp::create(builder, loc, i32, 1);
+  if (previous)
+    step = arith::AddIOp::create(builder, loc, step, one);
+  return arith::IndexCastUIOp::create(
+      builder, loc, builder.getIndexType(),
+      arith::AndIOp::create(builder, loc, step, one));
+}
+
 /// Rewrites the clone `step` of the entry point into one step of one task.
 LogicalResult splitColumns(func::FuncOp step) {
   FailureOr<Recurrence> found = analyze(step);
@@ -398,30 +427,28 @@ LogicalResult splitColumns(func::FuncOp step) {
   Location loc = step.getLoc();
   OpBuilder builder(ctx);
 
-  // The new arguments: exchange (shared), task, step.
-  unsigned numArgs = step.getNumArguments();
+  // The new arguments, before the workspace (which the C ABI wants last):
+  // exchange (shared), task, step. Unnamed: not parameters of the model.
+  unsigned workspaceIndex = step.getNumArguments() - 1;
+  if (!step.getArgAttr(workspaceIndex, rnn::kWorkspaceAttrName))
+    return failure();
   auto exchangeType = MemRefType::get({2, rec.units}, Float32Type::get(ctx));
   auto i32 = IntegerType::get(ctx, 32);
+  DictionaryAttr none = builder.getDictionaryAttr({});
   if (failed(step.insertArguments(
-          {numArgs, numArgs, numArgs}, {exchangeType, i32, i32},
-          {builder.getDictionaryAttr(builder.getNamedAttr(
-               rnn::kNameAttrName, builder.getStringAttr("exchange"))),
-           builder.getDictionaryAttr(builder.getNamedAttr(
-               rnn::kNameAttrName, builder.getStringAttr("task"))),
-           builder.getDictionaryAttr(builder.getNamedAttr(
-               rnn::kNameAttrName, builder.getStringAttr("step")))},
-          {loc, loc, loc})))
+          {workspaceIndex, workspaceIndex, workspaceIndex},
+          {exchangeType, i32, i32}, {none, none, none}, {loc, loc, loc})))
     return failure();
-  Value exchange = step.getArgument(numArgs);
-  Value task = step.getArgument(numArgs + 1);
-  Value stepArg = step.getArgument(numArgs + 2);
+  Value exchange = step.getArgument(workspaceIndex);
+  Value task = step.getArgument(workspaceIndex + 1);
+  Value stepArg = step.getArgument(workspaceIndex + 2);
 
   // The task's units and the other's, at the function's start.
   builder.setInsertionPointToStart(&step.getBody().front());
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(builder, loc, v).getResult();
   };
-  Value zero = index(0), one = index(1), two = index(2);
+  Value zero = index(0);
   Value split = index(rec.split), units = index(rec.units);
   Value isFirst = arith::CmpIOp::create(
       builder, loc, arith::CmpIPredicate::eq, task,
@@ -434,8 +461,8 @@ LogicalResult splitColumns(func::FuncOp step) {
       arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), stepArg);
 
   DenseSet<Block *> predicated;
-  for (const ColumnWrite &write : rec.columnWrites)
-    if (failed(predicate(builder, write, rec.body, rec.units, lo, hi,
+  for (Value columnBlock : rec.columnBlocks)
+    if (failed(predicate(builder, columnBlock, rec.body, rec.units, lo, hi,
                          predicated)))
       return failure();
   rec.gateLoop.getLowerBoundMutable().assign(lo);
@@ -461,8 +488,7 @@ LogicalResult splitColumns(func::FuncOp step) {
     op->moveBefore(atStart.thenBlock()->getTerminator());
   // Later steps: the other task's part of h, from the previous step's row.
   builder.setInsertionPoint(atStart.elseBlock()->getTerminator());
-  Value previousRow = arith::RemUIOp::create(
-      builder, loc, arith::AddIOp::create(builder, loc, stepIndex, one), two);
+  Value previousRow = rowOfStep(builder, loc, stepArg, /*previous=*/true);
   copyUnits(builder, loc, exchange, previousRow, rec.hidden, zero, otherLo,
             otherHi);
 
@@ -473,7 +499,7 @@ LogicalResult splitColumns(func::FuncOp step) {
   rec.body->getOperations().splice(rec.timeLoop->getIterator(),
                                    loopBody->getOperations());
   builder.setInsertionPoint(rec.timeLoop);
-  Value row = arith::RemUIOp::create(builder, loc, stepIndex, two);
+  Value row = rowOfStep(builder, loc, stepArg, /*previous=*/false);
   copyUnits(builder, loc, rec.hidden, zero, exchange, row, lo, hi);
   rec.timeLoop.erase();
   return success();

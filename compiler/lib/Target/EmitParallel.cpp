@@ -333,11 +333,13 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
   std::string prefix = llvm::StringRef(model.name).upper() + "_";
   std::string step = columnStepName(model);
   auto func = module.lookupSymbol<func::FuncOp>(step);
-  unsigned extra = func ? func.getNumArguments() - params.size() : 0;
+  // Its arguments: <name>_run's, with exchange, task and step before the
+  // workspace.
+  bool hasStep = func && func.getNumArguments() == params.size() + 3 &&
+                 params.back().workspace;
   MemRefType exchange =
-      extra == 3 ? dyn_cast<MemRefType>(
-                       func.getArgumentTypes()[params.size()])
-                 : MemRefType();
+      hasStep ? dyn_cast<MemRefType>(func.getArgumentTypes()[params.size() - 1])
+              : MemRefType();
   if (!exchange || !exchange.hasStaticShape())
     return llvm::createStringError("no column step function '" + step + "'");
   std::string callType = model.name + "_parallel_call";
@@ -360,9 +362,11 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
      << "WORKSPACE_SIZE_PARALLEL + sizeof(float) - 1) / sizeof(float) + 1]\n"
      << "/* Step `step` of task `task`'s units (for " << model.name
      << "_run_parallel's tasks). */\n"
-     << "int32_t " << step << "("
-     << joinParams(params, [](const Param &p) { return p.type + p.name; })
-     << ", float *exchange, int32_t task, int32_t step);\n";
+     << "int32_t " << step << "(";
+  for (const Param &p : params)
+    os << (p.workspace ? "float *exchange, int32_t task, int32_t step, "
+                       : "")
+       << p.type << p.name << (p.workspace ? ");\n" : ", ");
   os << "typedef struct {\n";
   for (const Param &p : params)
     if (!p.workspace)
@@ -374,11 +378,11 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
      << "  " << callType << " *c = (" << callType << " *)task_ctx;\n"
      << "  int32_t status = " << step << "(";
   for (const Param &p : params)
-    os << (p.workspace ? "c->workspace + (int64_t)task * " + prefix +
-                             "PARALLEL_WORKSPACE_STRIDE"
-                       : "c->" + p.name)
-       << ",\n      ";
-  os << "c->exchange, task, c->step);\n"
+    os << (p.workspace ? "c->exchange, task, c->step,\n      c->workspace + "
+                         "(int64_t)task * " +
+                             prefix + "PARALLEL_WORKSPACE_STRIDE);\n"
+                       : "c->" + p.name + ",\n      ");
+  os
      << "  if (status != 0)\n    c->status[task] = status;\n}\n";
   os << inlineMacro << " int32_t " << model.name << "_run_parallel("
      << signature << ") {\n"
