@@ -179,7 +179,10 @@ struct Recurrence {
   scf::ForOp gateLoop;
   Value hidden;       ///< the [1 x H] buffer of h the step reads
   int64_t units = 0;  ///< H
+  int64_t steps = 0;  ///< T
   int64_t split = 0;  ///< the first unit of task 1
+  /// The final carries' copies into outputs, after the time loop.
+  SmallVector<memref::CopyOp> finalCopies;
   /// The blocks of gate columns written (writtenBlock).
   llvm::SetVector<Value> columnBlocks;
 };
@@ -187,9 +190,11 @@ struct Recurrence {
 /// `func`'s recurrence, if it has the shape the split knows.
 FailureOr<Recurrence> analyze(func::FuncOp func) {
   Recurrence rec;
-  // The gate loop: the one loop that writes the outputs, with no loop
-  // inside; every other write of an output fails the match.
+  // Every write of an output: in the gate loop (the one loop inside another
+  // that writes them), a final carry's copy, or of h where the caller's
+  // buffer holds it (checked once h is known).
   bool unknown = false;
+  SmallVector<std::pair<Operation *, Value>> outputWrites;
   func.getBody().walk([&](Operation *op) {
     FailureOr<SmallVector<Value>> written = writtenBuffers(op);
     if (failed(written)) {
@@ -197,13 +202,16 @@ FailureOr<Recurrence> analyze(func::FuncOp func) {
       return;
     }
     for (Value buffer : *written) {
-      if (!isFunctionArgument(storageOf(buffer)))
+      Value storage = storageOf(buffer);
+      if (!isFunctionArgument(storage))
         continue;
+      outputWrites.push_back({op, storage});
       auto loop = op->getParentOfType<scf::ForOp>();
-      if (!loop || (rec.gateLoop && rec.gateLoop != loop)) {
+      if (isa<memref::CopyOp>(op) || !loop ||
+          !loop->getParentOfType<scf::ForOp>())
+        continue;
+      if (rec.gateLoop && rec.gateLoop != loop)
         unknown = true;
-        return;
-      }
       rec.gateLoop = loop;
     }
   });
@@ -220,11 +228,19 @@ FailureOr<Recurrence> analyze(func::FuncOp func) {
       getConstantIntValue(rec.timeLoop.getStep()) != 1 ||
       !getConstantIntValue(rec.timeLoop.getUpperBound()))
     return failure();
+  rec.steps = *getConstantIntValue(rec.timeLoop.getUpperBound());
   rec.body = rec.timeLoop->getBlock();
-  if (&rec.body->back() != rec.timeLoop->getNextNode() ||
-      !rec.body->back().hasTrait<OpTrait::IsTerminator>() ||
+  if (!rec.body->back().hasTrait<OpTrait::IsTerminator>() ||
       rec.body->back().getNumOperands() != 0)
     return failure();
+  // After the time loop, only the final carries: copies into outputs.
+  for (Operation *op = rec.timeLoop->getNextNode(); op != &rec.body->back();
+       op = op->getNextNode()) {
+    auto copy = dyn_cast<memref::CopyOp>(op);
+    if (!copy || !isFunctionArgument(copy.getTarget()))
+      return failure();
+    rec.finalCopies.push_back(copy);
+  }
   std::optional<int64_t> lower = getConstantIntValue(rec.gateLoop.getLowerBound());
   std::optional<int64_t> upper = getConstantIntValue(rec.gateLoop.getUpperBound());
   std::optional<int64_t> gateStep = getConstantIntValue(rec.gateLoop.getStep());
@@ -232,13 +248,12 @@ FailureOr<Recurrence> analyze(func::FuncOp func) {
     return failure();
   rec.units = *upper;
 
-  // h: the [1 x H] workspace buffer the gate loop writes and the rest of
-  // the step reads.
+  // h: the [1 x H] buffer (the workspace's or the caller's final carry)
+  // the gate loop writes and the rest of the step reads.
   SmallVector<Value> hidden;
   rec.gateLoop.getBody()->walk([&](memref::StoreOp store) {
     Value buffer = storageOf(store.getMemRef());
-    if (!buffer.getDefiningOp<memref::ViewOp>() ||
-        llvm::is_contained(hidden, buffer))
+    if (llvm::is_contained(hidden, buffer))
       return;
     bool readElsewhere = false;
     rec.timeLoop.getBody()->walk([&](Operation *op) {
@@ -254,8 +269,31 @@ FailureOr<Recurrence> analyze(func::FuncOp func) {
   auto hiddenType = cast<MemRefType>(rec.hidden.getType());
   if (hiddenType.getShape() != ArrayRef<int64_t>{1, rec.units} ||
       !hiddenType.getLayout().isIdentity() ||
-      !hiddenType.getElementType().isF32())
+      !hiddenType.getElementType().isF32() ||
+      (!rec.hidden.getDefiningOp<memref::ViewOp>() &&
+       !isFunctionArgument(rec.hidden)))
     return failure();
+  for (auto [op, storage] : outputWrites) {
+    bool beforeLoop = rec.body->findAncestorOpInBlock(*op) &&
+                      rec.body->findAncestorOpInBlock(*op)->isBeforeInBlock(
+                          rec.timeLoop);
+    if (!rec.gateLoop->isAncestor(op) &&
+        !llvm::any_of(rec.finalCopies,
+                      [&](memref::CopyOp copy) { return copy == op; }) &&
+        !(storage == rec.hidden && beforeLoop))
+      return failure();
+  }
+
+  auto isCarryRow = [&](Value value) {
+    auto type = dyn_cast<MemRefType>(value.getType());
+    return type && type.getShape() == ArrayRef<int64_t>{1, rec.units} &&
+           type.getLayout().isIdentity();
+  };
+  for (memref::CopyOp copy : rec.finalCopies)
+    if (!isCarryRow(copy.getSource()) || !isCarryRow(copy.getTarget()) ||
+        !copy.getSource().getDefiningOp<memref::ViewOp>() ||
+        copy.getTarget() == rec.hidden)
+      return failure();
 
   // The gate-column writes, in the time loop and before it.
   int64_t align = *gateStep;
@@ -428,20 +466,37 @@ LogicalResult splitColumns(func::FuncOp step) {
   OpBuilder builder(ctx);
 
   // The new arguments, before the workspace (which the C ABI wants last):
-  // exchange (shared), task, step. Unnamed: not parameters of the model.
+  // exchange (shared), the task's own row for h where the caller's buffer
+  // holds it, task, step. Unnamed: not parameters of the model.
   unsigned workspaceIndex = step.getNumArguments() - 1;
   if (!step.getArgAttr(workspaceIndex, rnn::kWorkspaceAttrName))
     return failure();
-  auto exchangeType = MemRefType::get({2, rec.units}, Float32Type::get(ctx));
+  auto f32 = Float32Type::get(ctx);
+  auto exchangeType = MemRefType::get({2, rec.units}, f32);
+  auto hiddenType = MemRefType::get({1, rec.units}, f32);
   auto i32 = IntegerType::get(ctx, 32);
   DictionaryAttr none = builder.getDictionaryAttr({});
   if (failed(step.insertArguments(
-          {workspaceIndex, workspaceIndex, workspaceIndex},
-          {exchangeType, i32, i32}, {none, none, none}, {loc, loc, loc})))
+          SmallVector<unsigned>(4, workspaceIndex),
+          {exchangeType, hiddenType, i32, i32}, {none, none, none, none},
+          {loc, loc, loc, loc})))
     return failure();
   Value exchange = step.getArgument(workspaceIndex);
-  Value task = step.getArgument(workspaceIndex + 1);
-  Value stepArg = step.getArgument(workspaceIndex + 2);
+  Value ownHidden = step.getArgument(workspaceIndex + 1);
+  Value task = step.getArgument(workspaceIndex + 2);
+  Value stepArg = step.getArgument(workspaceIndex + 3);
+  // h in the caller's buffer (a final carry built in place): both tasks
+  // would write and read it, so each keeps h in its own row, and writes
+  // its units of it to the caller's at the end.
+  Value callersHidden;
+  if (isFunctionArgument(rec.hidden)) {
+    callersHidden = rec.hidden;
+    Operation *work = rec.body->getParentOp();
+    rec.hidden.replaceUsesWithIf(ownHidden, [&](OpOperand &use) {
+      return work->isProperAncestor(use.getOwner());
+    });
+    rec.hidden = ownHidden;
+  }
 
   // The task's units and the other's, at the function's start.
   builder.setInsertionPointToStart(&step.getBody().front());
@@ -502,6 +557,24 @@ LogicalResult splitColumns(func::FuncOp step) {
   Value row = rowOfStep(builder, loc, stepArg, /*previous=*/false);
   copyUnits(builder, loc, rec.hidden, zero, exchange, row, lo, hi);
   rec.timeLoop.erase();
+
+  // The final carries: the task's units, after the last step.
+  if (!rec.finalCopies.empty() || callersHidden) {
+    builder.setInsertionPoint(rec.body->getTerminator());
+    Value lastStep = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, stepIndex,
+        index(rec.steps - 1));
+    auto atEnd = scf::IfOp::create(builder, loc, lastStep,
+                                   /*withElseRegion=*/false);
+    builder.setInsertionPoint(atEnd.thenBlock()->getTerminator());
+    for (memref::CopyOp copy : rec.finalCopies) {
+      copyUnits(builder, copy.getLoc(), copy.getSource(), zero,
+                copy.getTarget(), zero, lo, hi);
+      copy.erase();
+    }
+    if (callersHidden)
+      copyUnits(builder, loc, rec.hidden, zero, callersHidden, zero, lo, hi);
+  }
   return success();
 }
 

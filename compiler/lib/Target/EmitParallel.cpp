@@ -80,7 +80,7 @@ static std::string modelSerialReason(const spec::Model &model,
 
 /// The hidden units from which a batch-1 step pays for a hook call a step
 /// (LSTM/GRU, f32; docs/Performance.md "Two cores").
-constexpr int64_t kMinColumnSplitUnits = 512;
+constexpr int64_t kMinColumnSplitUnits = 256;
 
 static bool isBatchOne(const spec::Model &model) {
   return model.batch.size() == 1 && !model.hasRuntimeBatch() &&
@@ -107,9 +107,8 @@ static std::string gateColumnsSerialReason(const spec::Model &model) {
     return "batch 1 and a cell other than LSTM or GRU";
   if (layer.rnn.reverse || layer.rnn.unroll != 1)
     return "batch 1 and a reversed or unrolled scan";
-  if (layer.returnCarry ||
-      layer.initialCarry != spec::InitialCarry::Zeros)
-    return "batch 1 and carries taken or returned";
+  if (layer.initialCarry != spec::InitialCarry::Zeros)
+    return "batch 1 and initial carries taken";
   if (cell.storesBF16Params() || cell.int8Weights)
     return "batch 1 and bf16 or int8 params";
   if (cell.features < kMinColumnSplitUnits)
@@ -333,15 +332,16 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
   std::string prefix = llvm::StringRef(model.name).upper() + "_";
   std::string step = columnStepName(model);
   auto func = module.lookupSymbol<func::FuncOp>(step);
-  // Its arguments: <name>_run's, with exchange, task and step before the
-  // workspace.
-  bool hasStep = func && func.getNumArguments() == params.size() + 3 &&
+  // Its arguments: <name>_run's, with exchange, the task's row of h, task
+  // and step before the workspace.
+  bool hasStep = func && func.getNumArguments() == params.size() + 4 &&
                  params.back().workspace;
   MemRefType exchange =
       hasStep ? dyn_cast<MemRefType>(func.getArgumentTypes()[params.size() - 1])
               : MemRefType();
-  if (!exchange || !exchange.hasStaticShape())
+  if (!exchange || !exchange.hasStaticShape() || exchange.getRank() != 2)
     return llvm::createStringError("no column step function '" + step + "'");
+  int64_t units = exchange.getShape()[1];
   std::string callType = model.name + "_parallel_call";
   std::string inlineMacro = prefix + "PARALLEL_INLINE";
   os << "#define " << prefix
@@ -349,14 +349,13 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
         "call a step */\n"
      << "#define " << prefix << "PARALLEL_MIN_ROWS 1\n"
      << "/* Each task's part of the workspace, then the exchange of h (two "
-        "rows); " << model.name
+        "rows) and\n * each task's own row of h; " << model.name
      << "_run_parallel\n * may also run " << model.name
      << "_run serially on the whole. */\n"
      << "#define " << prefix << "PARALLEL_WORKSPACE_STRIDE ((" << prefix
      << "WORKSPACE_SIZE + 63) / 64 * 64)\n"
      << "#define " << prefix << "WORKSPACE_SIZE_PARALLEL (2 * " << prefix
-     << "PARALLEL_WORKSPACE_STRIDE + " << exchange.getNumElements() * 4
-     << ")\n"
+     << "PARALLEL_WORKSPACE_STRIDE + " << 4 * units * 4 << ")\n"
      << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << prefix
      << "WORKSPACE_ALIGNAS float name[(" << prefix
      << "WORKSPACE_SIZE_PARALLEL + sizeof(float) - 1) / sizeof(float) + 1]\n"
@@ -364,7 +363,8 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
      << "_run_parallel's tasks). */\n"
      << "int32_t " << step << "(";
   for (const Param &p : params)
-    os << (p.workspace ? "float *exchange, int32_t task, int32_t step, "
+    os << (p.workspace ? "float *exchange, float *hidden, int32_t task, "
+                         "int32_t step, "
                        : "")
        << p.type << p.name << (p.workspace ? ");\n" : ", ");
   os << "typedef struct {\n";
@@ -378,8 +378,10 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
      << "  " << callType << " *c = (" << callType << " *)task_ctx;\n"
      << "  int32_t status = " << step << "(";
   for (const Param &p : params)
-    os << (p.workspace ? "c->exchange, task, c->step,\n      c->workspace + "
-                         "(int64_t)task * " +
+    os << (p.workspace ? "c->exchange, c->exchange + (2 + task) * " +
+                             std::to_string(units) +
+                             ", task, c->step,\n      c->workspace + "
+                             "(int64_t)task * " +
                              prefix + "PARALLEL_WORKSPACE_STRIDE);\n"
                        : "c->" + p.name + ",\n      ");
   os

@@ -58,9 +58,9 @@ llvm::Error emitParallelDeclarations(mlir::ModuleOp module,
 bool splitsParallelRows(const spec::Model &model);
 
 /// Whether <name>_run_parallel may split `model` by gate columns (a static
-/// batch of 1 row, one forward LSTM or GRU layer of f32 weights whose
-/// output is its sequence, static time, zero initial carries, H large
-/// enough that a step pays for a hook call): the driver then adds
+/// batch of 1 row, one forward LSTM or GRU layer of f32 weights, static
+/// time, zero initial carries, H large enough that a step pays for a hook
+/// call): the driver then adds
 /// <name>_cols_step (--rnn-split-gate-columns), which the header's
 /// <name>_run_parallel calls once a step in each of two tasks.
 bool splitsGateColumns(const spec::Model &model);
