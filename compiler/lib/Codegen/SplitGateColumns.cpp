@@ -362,16 +362,17 @@ Value ownsColumn(OpBuilder &builder, Location loc, ArrayRef<OpFoldResult> terms,
   // column - units x (the gate blocks before it).
   Value width = arith::ConstantIndexOp::create(builder, loc, units);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value before = zero;
+  Value before;
   for (int64_t gate = 1; gate < gates; ++gate) {
     Value beyond = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::uge, unit,
         arith::ConstantIndexOp::create(builder, loc, gate * units));
-    before = arith::AddIOp::create(
-        builder, loc, before,
-        arith::SelectOp::create(builder, loc, beyond, width, zero));
+    Value block = arith::SelectOp::create(builder, loc, beyond, width, zero);
+    before = before ? arith::AddIOp::create(builder, loc, before, block)
+                    : block;
   }
-  unit = arith::SubIOp::create(builder, loc, unit, before);
+  if (before)
+    unit = arith::SubIOp::create(builder, loc, unit, before);
   Value fromLo = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
                                        unit, lo);
   Value belowHi = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
