@@ -33,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MatmulMatchers.h"
 #include "rnn/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -314,8 +315,14 @@ FailureOr<Recurrence> analyze(func::FuncOp func) {
         FailureOr<Value> block = writtenBlock(nestedOp);
         if (failed(block))
           return WalkResult::interrupt();
-        align = std::lcm(
-            align, cast<MemRefType>(block->getType()).getShape().back());
+        // Blocks start at multiples of their width, which divides the
+        // split: no block holds columns of both tasks.
+        int64_t width = cast<MemRefType>(block->getType()).getShape().back();
+        if (!llvm::all_of(firstColumnTerms(*block), [&](OpFoldResult term) {
+              return rnn::isMultipleOf(term, width);
+            }))
+          return WalkResult::interrupt();
+        align = std::lcm(align, width);
         rec.columnBlocks.insert(*block);
       }
       return WalkResult::advance();
