@@ -6,19 +6,22 @@
 // gate columns of those units (in every gate block), their gate maths and
 // their part of h; the tasks then trade their halves of h. This pass adds
 // the compiled half of that, `<name>_cols_step`: `<name>_run` (bufferized)
-// cloned, with three more arguments (`exchange`, [2 x H] f32 shared by the
-// tasks; `task`; `step`) and
+// cloned, with four more arguments before the workspace (`exchange`,
+// [2 x H] f32 shared by the tasks; `hidden`, the task's own [1 x H] row of
+// h where the caller's buffer holds h; `task`; `step`) and
 //
 //  - every write of a gate-column buffer (a workspace buffer whose rows
 //    are G x H wide: the input projection, the recurrent products) in an
-//    `scf.if` on its column's unit being the task's, placed around all that
-//    follows the column's definition in its block, so the task streams only
-//    its panels of the packed weights;
+//    `scf.if` on its column block's unit being the task's, placed around
+//    all that follows the block's first column in its loop body, so the
+//    task streams only its panels of the packed weights;
 //  - the gate loop (the one loop that writes the outputs) over [lo, hi);
 //  - the time loop replaced by its body at `step`, what comes before it
 //    (initial carries, the input projection of all steps) run at step 0
 //    only, the other task's part of h read from `exchange[(step - 1) % 2]`
-//    first and the task's own written to `exchange[step % 2]` last.
+//    first and the task's own written to `exchange[step % 2]` last, and
+//    the final carries (copies after the loop) copied at the last step,
+//    the task's units only.
 //
 // Each task gets its own workspace, so only `exchange` and the outputs are
 // shared, in disjoint parts; the header's <name>_run_parallel calls the
@@ -28,8 +31,8 @@
 //
 // The clone is only made when the function has that shape: one time loop
 // without iteration arguments, holding one gate loop, writing the outputs
-// nowhere else and nothing after the loop. Otherwise the module is left
-// alone, and the header's <name>_run_parallel stays serial.
+// nowhere else, and after it only the final carries' copies. Otherwise the
+// module is left alone, and the header's <name>_run_parallel stays serial.
 //
 //===----------------------------------------------------------------------===//
 
@@ -175,13 +178,13 @@ bool readsStorage(Operation *op, Value storage) {
 }
 
 struct Recurrence {
-  Block *body;        ///< the block holding the time loop
+  Block *body; ///< the block holding the time loop
   scf::ForOp timeLoop;
   scf::ForOp gateLoop;
-  Value hidden;       ///< the [1 x H] buffer of h the step reads
-  int64_t units = 0;  ///< H
-  int64_t steps = 0;  ///< T
-  int64_t split = 0;  ///< the first unit of task 1
+  Value hidden;      ///< the [1 x H] buffer of h the step reads
+  int64_t units = 0; ///< H
+  int64_t steps = 0; ///< T
+  int64_t split = 0; ///< the first unit of task 1
   /// The final carries' copies into outputs, after the time loop.
   SmallVector<memref::CopyOp> finalCopies;
   /// The blocks of gate columns written (writtenBlock).
@@ -242,8 +245,10 @@ FailureOr<Recurrence> analyze(func::FuncOp func) {
       return failure();
     rec.finalCopies.push_back(copy);
   }
-  std::optional<int64_t> lower = getConstantIntValue(rec.gateLoop.getLowerBound());
-  std::optional<int64_t> upper = getConstantIntValue(rec.gateLoop.getUpperBound());
+  std::optional<int64_t> lower =
+      getConstantIntValue(rec.gateLoop.getLowerBound());
+  std::optional<int64_t> upper =
+      getConstantIntValue(rec.gateLoop.getUpperBound());
   std::optional<int64_t> gateStep = getConstantIntValue(rec.gateLoop.getStep());
   if (lower != 0 || !upper || !gateStep || rec.gateLoop.getNumResults())
     return failure();
@@ -275,9 +280,9 @@ FailureOr<Recurrence> analyze(func::FuncOp func) {
        !isFunctionArgument(rec.hidden)))
     return failure();
   for (auto [op, storage] : outputWrites) {
-    bool beforeLoop = rec.body->findAncestorOpInBlock(*op) &&
-                      rec.body->findAncestorOpInBlock(*op)->isBeforeInBlock(
-                          rec.timeLoop);
+    bool beforeLoop =
+        rec.body->findAncestorOpInBlock(*op) &&
+        rec.body->findAncestorOpInBlock(*op)->isBeforeInBlock(rec.timeLoop);
     if (!rec.gateLoop->isAncestor(op) &&
         !llvm::any_of(rec.finalCopies,
                       [&](memref::CopyOp copy) { return copy == op; }) &&
@@ -375,15 +380,15 @@ Value ownsColumn(OpBuilder &builder, Location loc, ArrayRef<OpFoldResult> terms,
         builder, loc, arith::CmpIPredicate::uge, unit,
         arith::ConstantIndexOp::create(builder, loc, gate * units));
     Value block = arith::SelectOp::create(builder, loc, beyond, width, zero);
-    before = before ? arith::AddIOp::create(builder, loc, before, block)
-                    : block;
+    before =
+        before ? arith::AddIOp::create(builder, loc, before, block) : block;
   }
   if (before)
     unit = arith::SubIOp::create(builder, loc, unit, before);
-  Value fromLo = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
-                                       unit, lo);
-  Value belowHi = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                        unit, hi);
+  Value fromLo =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge, unit, lo);
+  Value belowHi =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, unit, hi);
   Value no = arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 0);
   return arith::SelectOp::create(builder, loc, fromLo, belowHi, no);
 }
@@ -391,8 +396,8 @@ Value ownsColumn(OpBuilder &builder, Location loc, ArrayRef<OpFoldResult> terms,
 /// Puts what follows the definition of `columnBlock`'s first column in its
 /// block (every use of `columnBlock` included) under `scf.if` on the task
 /// owning the columns.
-LogicalResult predicate(OpBuilder &builder, Value columnBlock,
-                        Block *outermost, int64_t units, Value lo, Value hi,
+LogicalResult predicate(OpBuilder &builder, Value columnBlock, Block *outermost,
+                        int64_t units, Value lo, Value hi,
                         DenseSet<Block *> &predicated) {
   SmallVector<OpFoldResult> terms = firstColumnTerms(columnBlock);
   SmallVector<Value> values;
@@ -484,10 +489,10 @@ LogicalResult splitColumns(func::FuncOp step) {
   auto hiddenType = MemRefType::get({1, rec.units}, f32);
   auto i32 = IntegerType::get(ctx, 32);
   DictionaryAttr none = builder.getDictionaryAttr({});
-  if (failed(step.insertArguments(
-          SmallVector<unsigned>(4, workspaceIndex),
-          {exchangeType, hiddenType, i32, i32}, {none, none, none, none},
-          {loc, loc, loc, loc})))
+  if (failed(step.insertArguments(SmallVector<unsigned>(4, workspaceIndex),
+                                  {exchangeType, hiddenType, i32, i32},
+                                  {none, none, none, none},
+                                  {loc, loc, loc, loc})))
     return failure();
   Value exchange = step.getArgument(workspaceIndex);
   Value ownHidden = step.getArgument(workspaceIndex + 1);
@@ -513,15 +518,15 @@ LogicalResult splitColumns(func::FuncOp step) {
   };
   Value zero = index(0);
   Value split = index(rec.split), units = index(rec.units);
-  Value isFirst = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::eq, task,
-      arith::ConstantIntOp::create(builder, loc, i32, 0));
+  Value isFirst =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, task,
+                            arith::ConstantIntOp::create(builder, loc, i32, 0));
   Value lo = arith::SelectOp::create(builder, loc, isFirst, zero, split);
   Value hi = arith::SelectOp::create(builder, loc, isFirst, split, units);
   Value otherLo = arith::SelectOp::create(builder, loc, isFirst, split, zero);
   Value otherHi = arith::SelectOp::create(builder, loc, isFirst, units, split);
-  Value stepIndex =
-      arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), stepArg);
+  Value stepIndex = arith::IndexCastUIOp::create(
+      builder, loc, builder.getIndexType(), stepArg);
 
   DenseSet<Block *> predicated;
   for (Value columnBlock : rec.columnBlocks)
@@ -569,9 +574,9 @@ LogicalResult splitColumns(func::FuncOp step) {
   // The final carries: the task's units, after the last step.
   if (!rec.finalCopies.empty() || callersHidden) {
     builder.setInsertionPoint(rec.body->getTerminator());
-    Value lastStep = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq, stepIndex,
-        index(rec.steps - 1));
+    Value lastStep =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, stepIndex,
+                              index(rec.steps - 1));
     auto atEnd = scf::IfOp::create(builder, loc, lastStep,
                                    /*withElseRegion=*/false);
     builder.setInsertionPoint(atEnd.thenBlock()->getTerminator());
