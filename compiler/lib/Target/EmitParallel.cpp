@@ -362,11 +362,11 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
      << "/* Step `step` of task `task`'s units (for " << model.name
      << "_run_parallel's tasks). */\n"
      << "int32_t " << step << "(";
-  for (const Param &p : params)
-    os << (p.workspace ? "float *exchange, float *hidden, int32_t task, "
-                         "int32_t step, "
-                       : "")
-       << p.type << p.name << (p.workspace ? ");\n" : ", ");
+  for (const Param &p : params) {
+    if (p.workspace)
+      os << "float *exchange, float *hidden, int32_t task, int32_t step, ";
+    os << p.type << p.name << (p.workspace ? ");\n" : ", ");
+  }
   os << "typedef struct {\n";
   for (const Param &p : params)
     if (!p.workspace)
@@ -377,15 +377,16 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
      << "_parallel_task(void *task_ctx, int32_t task) {\n"
      << "  " << callType << " *c = (" << callType << " *)task_ctx;\n"
      << "  int32_t status = " << step << "(";
-  for (const Param &p : params)
-    os << (p.workspace ? "c->exchange, c->exchange + (2 + task) * " +
-                             std::to_string(units) +
-                             ", task, c->step,\n      c->workspace + "
-                             "(int64_t)task * " +
-                             prefix + "PARALLEL_WORKSPACE_STRIDE);\n"
-                       : "c->" + p.name + ",\n      ");
-  os
-     << "  if (status != 0)\n    c->status[task] = status;\n}\n";
+  for (const Param &p : params) {
+    if (!p.workspace) {
+      os << "c->" << p.name << ",\n      ";
+      continue;
+    }
+    os << "c->exchange, c->exchange + (2 + task) * " << units
+       << ", task, c->step,\n      c->workspace + (int64_t)task * " << prefix
+       << "PARALLEL_WORKSPACE_STRIDE);\n";
+  }
+  os << "  if (status != 0)\n    c->status[task] = status;\n}\n";
   os << inlineMacro << " int32_t " << model.name << "_run_parallel("
      << signature << ") {\n"
      << "  " << callType << " c;\n  int32_t step;\n";
