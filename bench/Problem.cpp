@@ -149,13 +149,9 @@ std::string bench::specYaml(const Config &config, const std::string &name) {
     break;
   }
   // Two cores: _run_parallel splits the rows of a static batch (each task
-  // an entry point for its part), so 2T runs the 1T build. Batch 1 is not
-  // split: there the run-time batch `{max: 1}` (its _run_parallel declares
-  // 2 tasks and runs serially below 8 rows) keeps the 2T rows as before.
-  std::string batch = config.threads > 1 && config.batch == 1
-                          ? std::string("{max: 1}")
-                          : std::to_string(config.batch);
-  os << "input:\n  batch: [" << batch << "]\n  time: " << config.time
+  // an entry point for its part) and, at batch 1, the gate columns (a hook
+  // call a step), so 2T runs the 1T build.
+  os << "input:\n  batch: [" << config.batch << "]\n  time: " << config.time
      << "\n  features: " << config.hidden
      << "\n  seq_lengths: " << (config.varlen ? "true" : "false")
      << "\nlayers:\n  - name: rnn\n";

@@ -3,6 +3,8 @@
 #include "MatmulMatchers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
 #include <algorithm>
@@ -35,4 +37,29 @@ int64_t mlir::rnn::largestDivisorAtMost(int64_t size, int64_t limit) {
     if (size % d == 0)
       return d;
   return 1;
+}
+
+bool rnn::isMultipleOf(OpFoldResult offset, int64_t width) {
+  if (std::optional<int64_t> constant = getConstantIntValue(offset))
+    return *constant % width == 0;
+  Value value = cast<Value>(offset);
+  if (auto iv = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp());
+    if (!loop || loop.getInductionVar() != iv)
+      return false;
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    return lower && step && *lower % width == 0 && *step % width == 0;
+  }
+  Operation *def = value.getDefiningOp();
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return isMultipleOf(def->getOperand(0), width) &&
+           isMultipleOf(def->getOperand(1), width);
+  if (isa<arith::MulIOp>(def))
+    return isMultipleOf(def->getOperand(0), width) ||
+           isMultipleOf(def->getOperand(1), width);
+  if (auto select = dyn_cast<arith::SelectOp>(def))
+    return isMultipleOf(select.getTrueValue(), width) &&
+           isMultipleOf(select.getFalseValue(), width);
+  return false;
 }

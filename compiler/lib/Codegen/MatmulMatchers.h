@@ -25,6 +25,12 @@ linalg::MatmulOp createMatmulFromZero(OpBuilder &b, Location loc, Value lhs,
 /// register block along a matmul dim that tiles it exactly.
 int64_t largestDivisorAtMost(int64_t size, int64_t limit);
 
+/// True if `offset` is always a multiple of `width`: a constant multiple,
+/// the induction variable of a loop whose start and step are multiples, a
+/// product with a multiple, or a sum, difference or choice of such (a loop
+/// visited backwards).
+bool isMultipleOf(OpFoldResult offset, int64_t width);
+
 } // namespace mlir::rnn
 
 #endif // RNN_CODEGEN_MATMULMATCHERS_H

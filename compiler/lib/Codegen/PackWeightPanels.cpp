@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MatmulMatchers.h"
 #include "rnn/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,35 +27,6 @@ namespace mlir::rnn {
 using namespace mlir;
 
 namespace {
-
-/// True if `offset` is always a multiple of `width`: a constant multiple,
-/// the induction variable of a loop whose start and step are multiples, a
-/// product with a multiple, or a sum, difference or choice of such (a loop
-/// visited backwards).
-bool isMultipleOf(OpFoldResult offset, int64_t width) {
-  if (std::optional<int64_t> constant = getConstantIntValue(offset))
-    return *constant % width == 0;
-  Value value = cast<Value>(offset);
-  if (auto iv = dyn_cast<BlockArgument>(value)) {
-    auto loop = dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp());
-    if (!loop || loop.getInductionVar() != iv)
-      return false;
-    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-    return lower && step && *lower % width == 0 && *step % width == 0;
-  }
-  Operation *def = value.getDefiningOp();
-  if (isa<arith::AddIOp, arith::SubIOp>(def))
-    return isMultipleOf(def->getOperand(0), width) &&
-           isMultipleOf(def->getOperand(1), width);
-  if (isa<arith::MulIOp>(def))
-    return isMultipleOf(def->getOperand(0), width) ||
-           isMultipleOf(def->getOperand(1), width);
-  if (auto select = dyn_cast<arith::SelectOp>(def))
-    return isMultipleOf(select.getTrueValue(), width) &&
-           isMultipleOf(select.getFalseValue(), width);
-  return false;
-}
 
 /// The panel width if every use of `constant` reads rows of an aligned
 /// panel (`[k, j] [r, n] [1, 1]` with j a multiple of n dividing N; n may
@@ -77,7 +49,7 @@ std::optional<int64_t> panelWidth(arith::ConstantOp constant) {
       return std::nullopt;
     width = sizes[1];
     if (type.getDimSize(1) % *width != 0 ||
-        !isMultipleOf(slice.getMixedOffsets()[1], *width))
+        !rnn::isMultipleOf(slice.getMixedOffsets()[1], *width))
       return std::nullopt;
   }
   return width;
@@ -127,7 +99,7 @@ bool isInterleave(vector::ShuffleOp shuffle, int64_t n) {
 /// blocks.
 bool isOnlyInterleavedWhole(tensor::ExtractSliceOp slice) {
   ArrayRef<int64_t> sizes = slice.getStaticSizes();
-  if (sizes[0] != 2 || !isMultipleOf(slice.getMixedOffsets()[0], 2))
+  if (sizes[0] != 2 || !rnn::isMultipleOf(slice.getMixedOffsets()[0], 2))
     return false;
   int64_t n = sizes[1];
   return llvm::all_of(slice->getUsers(), [&](Operation *user) {

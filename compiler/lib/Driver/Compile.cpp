@@ -312,6 +312,17 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
   buildRNNToBuffersPipeline(toBuffers, codegen);
   if (failed(toBuffers.run(*module)))
     return failure();
+  // <name>_run_parallel's tasks at batch 1: one step on half the gate
+  // columns, beside <name>_run (which stays as it is). Not on
+  // microcontrollers: no threads there.
+  if (!isMicrocontroller(options.target) &&
+      splitsGateColumns(loaded.model)) {
+    PassManager split(&ctx);
+    buildSplitGateColumnsPipeline(
+        split, rnn::abi::entryPointName(loaded.model.name));
+    if (failed(split.run(*module)))
+      return failure();
+  }
   if (failed(describeEntryPoint(*module, loaded.model, compiled)) ||
       failed(recordFileHashes(*module, loaded, sourceMgr)))
     return failure();

@@ -167,6 +167,13 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                   .str());
 }
 
+void rnnc::buildSplitGateColumnsPipeline(OpPassManager &pm,
+                                         StringRef entryPoint) {
+  addPipeline(pm, llvm::formatv("rnn-split-gate-columns{{entry-point={0}}",
+                                entryPoint)
+                      .str());
+}
+
 void rnnc::buildBuffersToLLVMPipeline(OpPassManager &pm,
                                       const CodegenOptions &options) {
   std::string width = options.indexBitwidth

@@ -30,9 +30,12 @@ llvm::Error rnnc::emitC(ModuleOp module, llvm::raw_ostream &os) {
   StringRef fullName = entry.getSymName();
   StringRef name = fullName;
   name.consume_back("_run");
+  // Besides <name>_run, <name>_run_parallel's tasks: the parts of a static
+  // batch (<name>_rows<N>_run) and the batch-1 step (<name>_cols_step).
   for (emitc::FuncOp func : entries)
     if (func != entry &&
-        !func.getSymName().starts_with((name + "_rows").str()))
+        !func.getSymName().starts_with((name + "_rows").str()) &&
+        func.getSymName() != (name + "_cols_step").str())
       return llvm::createStringError("expected one entry point, found '" +
                                      entry.getSymName() + "' and '" +
                                      func.getSymName() + "'");

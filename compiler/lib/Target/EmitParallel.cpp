@@ -27,6 +27,14 @@
 // (rnn.time_block_batch), so with alternating sweeps on (<name>_run is
 // compiled as without the split) a part's rows sum as the whole's do.
 //
+// A static batch of 1 row (splitsGateColumns): the tasks split the gate
+// columns instead, each owning half the hidden units; <name>_run_parallel
+// calls the hook once a step, each task running <name>_cols_step (added by
+// --rnn-split-gate-columns) on its own part of the workspace, with the
+// halves of h traded through a shared exchange of two rows (the hook's
+// return is the barrier between one step's writes of a row and the next
+// step's reads of it).
+//
 // Every other model gets a serial wrapper, and says why in
 // <NAME>_PARALLEL_TASKS = 1.
 //
@@ -70,6 +78,53 @@ static std::string modelSerialReason(const spec::Model &model,
   return "";
 }
 
+/// The hidden units from which a batch-1 step pays for a hook call a step
+/// (LSTM/GRU, f32; docs/Performance.md "Two cores").
+constexpr int64_t kMinColumnSplitUnits = 256;
+
+static bool isBatchOne(const spec::Model &model) {
+  return model.batch.size() == 1 && !model.hasRuntimeBatch() &&
+         model.batch[0] == 1;
+}
+
+/// Why the spec alone rules out splitting a batch-1 model's gate columns,
+/// or empty.
+static std::string gateColumnsSerialReason(const spec::Model &model) {
+  if (model.runtimeTime)
+    return "a run-time time";
+  // Values _run_parallel does not check before the tasks run.
+  if (model.seqLengths)
+    return "sequence lengths";
+  if (model.takesTokens())
+    return "token ids";
+  if (model.layers.size() != 1 ||
+      model.layers.front().kind != spec::Layer::Kind::RNN)
+    return "batch 1 and not one RNN layer (the gate-column split runs one "
+           "recurrence)";
+  const spec::Layer &layer = model.layers.front();
+  const spec::Cell &cell = layer.rnn.cell;
+  if (cell.kind != spec::CellKind::LSTM && cell.kind != spec::CellKind::GRU)
+    return "batch 1 and a cell other than LSTM or GRU";
+  if (layer.rnn.reverse || layer.rnn.unroll != 1)
+    return "batch 1 and a reversed or unrolled scan";
+  if (layer.initialCarry != spec::InitialCarry::Zeros)
+    return "batch 1 and initial carries taken";
+  if (cell.storesBF16Params() || cell.int8Weights)
+    return "batch 1 and bf16 or int8 params";
+  if (cell.features < kMinColumnSplitUnits)
+    return "batch 1 and H < " + std::to_string(kMinColumnSplitUnits) +
+           " (a step too short to pay for a hook call)";
+  return "";
+}
+
+bool rnnc::splitsGateColumns(const spec::Model &model) {
+  return isBatchOne(model) && gateColumnsSerialReason(model).empty();
+}
+
+std::string rnnc::columnStepName(const spec::Model &model) {
+  return model.name + "_cols_step";
+}
+
 bool rnnc::splitsParallelRows(const spec::Model &model) {
   return model.hasRuntimeBatch() && modelSerialReason(model, 1).empty();
 }
@@ -102,6 +157,15 @@ struct Param {
 /// Why the rows cannot be split, or empty when they can.
 std::string serialReason(ModuleOp module, const EntryPointABI &entry,
                          const spec::Model &model, int64_t blockRows) {
+  if (isBatchOne(model)) {
+    if (std::string reason = gateColumnsSerialReason(model); !reason.empty())
+      return reason;
+    if (!module.lookupSymbol(columnStepName(model)))
+      return "batch 1 and no column step function (none on "
+             "microcontrollers; elsewhere the recurrence was not of the "
+             "shape rnn-split-gate-columns splits)";
+    return "";
+  }
   if (std::string reason = modelSerialReason(model, blockRows);
       !reason.empty())
     return reason;
@@ -257,6 +321,91 @@ llvm::Error emitStaticSplit(ModuleOp module, const EntryPointABI &entry,
   return llvm::Error::success();
 }
 
+/// A batch of 1 row: the gate columns in two, one hook call a step, each
+/// task running <name>_cols_step on its own part of the workspace; the
+/// exchange of h after both parts.
+llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
+                            ArrayRef<Param> params,
+                            const std::string &signature,
+                            const std::string &serialCall,
+                            llvm::raw_ostream &os) {
+  std::string prefix = llvm::StringRef(model.name).upper() + "_";
+  std::string step = columnStepName(model);
+  auto func = module.lookupSymbol<func::FuncOp>(step);
+  // Its arguments: <name>_run's, with exchange, the task's row of h, task
+  // and step before the workspace.
+  bool hasStep = func && func.getNumArguments() == params.size() + 4 &&
+                 params.back().workspace;
+  MemRefType exchange =
+      hasStep ? dyn_cast<MemRefType>(func.getArgumentTypes()[params.size() - 1])
+              : MemRefType();
+  if (!exchange || !exchange.hasStaticShape() || exchange.getRank() != 2)
+    return llvm::createStringError("no column step function '" + step + "'");
+  int64_t units = exchange.getShape()[1];
+  std::string callType = model.name + "_parallel_call";
+  std::string inlineMacro = prefix + "PARALLEL_INLINE";
+  os << "#define " << prefix
+     << "PARALLEL_TASKS 2 /* batch 1: the gate columns split in two, a hook "
+        "call a step */\n"
+     << "#define " << prefix << "PARALLEL_MIN_ROWS 1\n"
+     << "/* Each task's part of the workspace, then the exchange of h (two "
+        "rows) and\n * each task's own row of h; " << model.name
+     << "_run_parallel\n * may also run " << model.name
+     << "_run serially on the whole. */\n"
+     << "#define " << prefix << "PARALLEL_WORKSPACE_STRIDE ((" << prefix
+     << "WORKSPACE_SIZE + 63) / 64 * 64)\n"
+     << "#define " << prefix << "WORKSPACE_SIZE_PARALLEL (2 * " << prefix
+     << "PARALLEL_WORKSPACE_STRIDE + " << 4 * units * 4 << ")\n"
+     << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << prefix
+     << "WORKSPACE_ALIGNAS float name[(" << prefix
+     << "WORKSPACE_SIZE_PARALLEL + sizeof(float) - 1) / sizeof(float) + 1]\n"
+     << "/* Step `step` of task `task`'s units (for " << model.name
+     << "_run_parallel's tasks). */\n"
+     << "int32_t " << step << "(";
+  for (const Param &p : params) {
+    if (p.workspace)
+      os << "float *exchange, float *hidden, int32_t task, int32_t step, ";
+    os << p.type << p.name << (p.workspace ? ");\n" : ", ");
+  }
+  os << "typedef struct {\n";
+  for (const Param &p : params)
+    if (!p.workspace)
+      os << "  " << p.type << p.name << ";\n";
+  os << "  char *workspace;\n  float *exchange;\n  int32_t step;\n"
+     << "  int32_t status[2];\n} " << callType << ";\n";
+  os << inlineMacro << " void " << model.name
+     << "_parallel_task(void *task_ctx, int32_t task) {\n"
+     << "  " << callType << " *c = (" << callType << " *)task_ctx;\n"
+     << "  int32_t status = " << step << "(";
+  for (const Param &p : params) {
+    if (!p.workspace) {
+      os << "c->" << p.name << ",\n      ";
+      continue;
+    }
+    os << "c->exchange, c->exchange + (2 + task) * " << units
+       << ", task, c->step,\n      c->workspace + (int64_t)task * " << prefix
+       << "PARALLEL_WORKSPACE_STRIDE);\n";
+  }
+  os << "  if (status != 0)\n    c->status[task] = status;\n}\n";
+  os << inlineMacro << " int32_t " << model.name << "_run_parallel("
+     << signature << ") {\n"
+     << "  " << callType << " c;\n  int32_t step;\n";
+  emitSerialFallback(params, prefix, serialCall, os);
+  for (const Param &p : params)
+    if (!p.workspace)
+      os << "  c." << p.name << " = " << p.name << ";\n";
+  os << "  c.workspace = (char *)workspace;\n"
+     << "  c.exchange = (float *)(void *)(c.workspace + 2 * " << prefix
+     << "PARALLEL_WORKSPACE_STRIDE);\n"
+     << "  c.status[0] = c.status[1] = 0;\n"
+     << "  for (step = 0; step < " << model.time
+     << " && c.status[0] == 0 && c.status[1] == 0; ++step) {\n"
+     << "    c.step = step;\n"
+     << "    fn(ctx, 2, " << model.name << "_parallel_task, &c);\n  }\n"
+     << "  return c.status[0] != 0 ? c.status[0] : c.status[1];\n}\n\n";
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error rnnc::emitParallelDeclarations(ModuleOp module,
@@ -326,6 +475,8 @@ llvm::Error rnnc::emitParallelDeclarations(ModuleOp module,
     return llvm::Error::success();
   }
 
+  if (isBatchOne(model))
+    return emitColumnSplit(module, model, params, signature, serialCall, os);
   if (!model.hasRuntimeBatch())
     return emitStaticSplit(module, entry, model, blockRows, params, signature,
                            serialCall, os);

@@ -194,6 +194,44 @@ def RNNEmitCEntryABIPass : Pass<"rnn-emitc-entry-abi", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::emitc::EmitCDialect"];
 }
 
+def RNNSplitGateColumnsPass : Pass<"rnn-split-gate-columns", "mlir::ModuleOp"> {
+  let summary = "add <name>_cols_step: one batch-1 step on one task's gate columns";
+  let description = [{
+    For `<name>_run_parallel` at batch 1 (two tasks, each owning half the
+    hidden units): clones the bufferized entry point `entry-point`
+    (`<name>_run`) as `<name>_cols_step`, which takes four more arguments
+    before the workspace, `exchange` (`memref<2xHxf32>`, shared by the
+    tasks), `hidden` (`memref<1xHxf32>`, the task's own row of h where the
+    caller's final-carry buffer holds h), `task` and `step` (i32), and runs
+    step `step` of task `task` only: every write of a gate-column buffer (a
+    workspace buffer G x H wide: the input projection, the recurrent
+    products) is guarded by its column block's unit being the task's,
+    around all that follows the block's first column in its loop body (so
+    the task streams only its panels of the weights); the gate loop runs
+    over the task's units; what precedes the time loop runs at step 0, the
+    final carries' copies after it at the last step, for the task's units;
+    the other task's part of h is read from `exchange[(step - 1) % 2]`
+    before the step and the task's own written to `exchange[step % 2]`
+    after it. A column's sums run the same code in the same order as in
+    `<name>_run`, so the result is bit-identical. The entry point itself is
+    unchanged.
+
+    Only a function of that shape is split (one time loop without iteration
+    arguments, holding the one loop that writes the outputs, after it only
+    copies of final carries; column blocks starting at multiples of their
+    width, which divides the split); otherwise the module is left as it is.
+    Each step of LSTM H=1024 at batch 1 streams 16 MiB of recurrent
+    weights; two cores each streaming half ran 32 steps 1.87x as fast
+    (docs/Performance.md, "Two cores").
+  }];
+  let options = [
+    Option<"entryPoint", "entry-point", "std::string", "",
+           "the bufferized entry point to split (<name>_run)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def RNNReorderMatmulLoopsPass : Pass<"rnn-reorder-matmul-loops"> {
   let summary = "turn linalg.matmul into a generic that iterates (i, k, j)";
   let description = [{

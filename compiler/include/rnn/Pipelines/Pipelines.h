@@ -101,6 +101,13 @@ llvm::Expected<CodegenOptions> selectCodegenOptions(const TargetOptions &target,
 void buildRNNToBuffersPipeline(mlir::OpPassManager &pm,
                                const CodegenOptions &options);
 
+/// Adds `<entryPoint minus _run>_cols_step` beside the bufferized entry
+/// point `entryPoint`: one batch-1 step on one task's gate columns, for
+/// <name>_run_parallel (--rnn-split-gate-columns; nothing when the
+/// recurrence is not of the shape it splits).
+void buildSplitGateColumnsPipeline(mlir::OpPassManager &pm,
+                                   llvm::StringRef entryPoint);
+
 /// The entry point on buffers -> the LLVM dialect, with `index` of
 /// `options.indexBitwidth` bits (0: the default, 64).
 void buildBuffersToLLVMPipeline(mlir::OpPassManager &pm,

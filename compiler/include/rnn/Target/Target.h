@@ -57,6 +57,17 @@ llvm::Error emitParallelDeclarations(mlir::ModuleOp module,
 /// how many rows run with it.
 bool splitsParallelRows(const spec::Model &model);
 
+/// Whether <name>_run_parallel may split `model` by gate columns (a static
+/// batch of 1 row, one forward LSTM or GRU layer of f32 weights, static
+/// time, zero initial carries, H large enough that a step pays for a hook
+/// call): the driver then adds
+/// <name>_cols_step (--rnn-split-gate-columns), which the header's
+/// <name>_run_parallel calls once a step in each of two tasks.
+bool splitsGateColumns(const spec::Model &model);
+
+/// The name of that step function, `<name>_cols_step`.
+std::string columnStepName(const spec::Model &model);
+
 /// The rows of each of <name>_run_parallel's two tasks on a static batch
 /// (one batch dim of B >= 2 x `blockRows` rows, batch-major, static time, no
 /// lengths or token ids; parts of whole register blocks, the first the
