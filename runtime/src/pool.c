@@ -10,12 +10,19 @@
  * transfers (about a microsecond), not a futex round trip; an idle pool
  * sleeps.
  *
- * Protocol. The caller publishes a job (task, task_ctx, num_tasks, next =
- * 0, pending = workers) and then bumps `generation`. Every worker takes
- * part in every generation exactly once: it claims task indices from
- * `next` until they run out, and only then decrements `pending`. The
- * caller claims tasks too, then waits for `pending == 0`. So when the call
- * returns, no worker will touch the job again, and the next job may reuse
+ * Protocol. The caller closes the last job's claims (`claims` = the new
+ * generation << 32 | no index), publishes the job (task, task_ctx,
+ * num_tasks, done = 0), opens its claims (`claims` = generation << 32 |
+ * next task index 0) and then bumps `generation`, which wakes the workers. Anyone, the caller
+ * included, claims a task by a compare-and-swap of `claims` that still
+ * names the job's generation, runs it and counts it in `done`; the caller
+ * claims tasks too, then waits for `done == num_tasks`, not for the
+ * workers. So a worker that is not running (its core busy with another
+ * process) costs nothing: the caller takes its tasks, and the worker, once
+ * it runs, finds the job's claims gone (another generation, or no index
+ * left) and claims nothing. A claim is made only while its job is
+ * unfinished, so every count in `done` is the current job's, and when the
+ * call returns no worker will touch the job again: the next job may reuse
  * the fields. Sleeping on either side is announced in a counter before the
  * final check of the condition, under the mutex the waker takes, so no
  * wake-up is lost (the counters and the conditions are sequentially
@@ -47,6 +54,9 @@
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
 #define ADD(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
+#define CAS(p, expected, desired)                                            \
+  __atomic_compare_exchange_n((p), (expected), (desired), 0,                 \
+                              __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
 
 static void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -62,23 +72,38 @@ struct rnnrt_pool {
   pthread_mutex_t mutex;
   pthread_cond_t job_posted; /* workers sleep here */
   pthread_cond_t job_done;   /* the caller sleeps here */
-  /* The job; written by the caller before `generation` changes. */
+  /* The job; written by the caller before its claims open. */
   rnnrt_task_fn task;
   void *task_ctx;
   int32_t num_tasks;
-  int32_t next;       /* the next task index to claim */
-  int32_t pending;    /* workers not yet done with this generation */
+  uint64_t claims;  /* the job's generation << 32 | the next task index */
+  int32_t done;     /* tasks of the current job finished */
   uint32_t generation;
   int32_t sleeping_workers;
   int32_t caller_sleeping;
   int32_t stop;
 };
 
-/* Claims and runs tasks of the current job until none is left. */
-static void run_tasks(rnnrt_pool *pool) {
-  int32_t i;
-  while ((i = ADD(&pool->next, 1)) < pool->num_tasks)
-    pool->task(pool->task_ctx, i);
+/* Claims and runs tasks of job |generation| until its claims are gone. */
+static void run_tasks(rnnrt_pool *pool, uint32_t generation) {
+  for (;;) {
+    uint64_t claim = LOAD(&pool->claims);
+    int32_t num_tasks, index = (int32_t)(uint32_t)claim;
+    if ((uint32_t)(claim >> 32) != generation)
+      return;
+    num_tasks = LOAD(&pool->num_tasks);
+    if (index >= num_tasks)
+      return;
+    if (!CAS(&pool->claims, &claim, claim + 1))
+      continue;
+    /* The claim holds the job open: its fields are still this job's. */
+    pool->task(pool->task_ctx, index);
+    if (ADD(&pool->done, 1) + 1 == num_tasks && LOAD(&pool->caller_sleeping)) {
+      pthread_mutex_lock(&pool->mutex);
+      pthread_cond_signal(&pool->job_done);
+      pthread_mutex_unlock(&pool->mutex);
+    }
+  }
 }
 
 static void *worker_main(void *arg) {
@@ -100,19 +125,14 @@ static void *worker_main(void *arg) {
     seen = LOAD(&pool->generation);
     if (LOAD(&pool->stop))
       return NULL;
-    run_tasks(pool);
-    if (ADD(&pool->pending, -1) == 1 && LOAD(&pool->caller_sleeping)) {
-      pthread_mutex_lock(&pool->mutex);
-      pthread_cond_signal(&pool->job_done);
-      pthread_mutex_unlock(&pool->mutex);
-    }
+    run_tasks(pool, seen);
   }
 }
 
-/* Publishes the job set in |pool| to every worker. */
-static void post(rnnrt_pool *pool) {
-  STORE(&pool->pending, pool->threads - 1);
-  ADD(&pool->generation, 1);
+/* Wakes the workers for generation |generation|, whose claims (if any)
+ * are open. */
+static void post(rnnrt_pool *pool, uint32_t generation) {
+  STORE(&pool->generation, generation);
   if (LOAD(&pool->sleeping_workers) > 0) {
     pthread_mutex_lock(&pool->mutex);
     pthread_cond_broadcast(&pool->job_posted);
@@ -120,16 +140,16 @@ static void post(rnnrt_pool *pool) {
   }
 }
 
-static void wait_for_workers(rnnrt_pool *pool) {
+static void wait_for_tasks(rnnrt_pool *pool, int32_t num_tasks) {
   int32_t spins;
-  for (spins = 0; spins < RNNRT_POOL_SPINS && LOAD(&pool->pending) != 0;
+  for (spins = 0; spins < RNNRT_POOL_SPINS && LOAD(&pool->done) != num_tasks;
        ++spins)
     cpu_relax();
-  if (LOAD(&pool->pending) == 0)
+  if (LOAD(&pool->done) == num_tasks)
     return;
   pthread_mutex_lock(&pool->mutex);
   STORE(&pool->caller_sleeping, 1);
-  while (LOAD(&pool->pending) != 0)
+  while (LOAD(&pool->done) != num_tasks)
     pthread_cond_wait(&pool->job_done, &pool->mutex);
   STORE(&pool->caller_sleeping, 0);
   pthread_mutex_unlock(&pool->mutex);
@@ -177,7 +197,7 @@ void rnnrt_pool_destroy(rnnrt_pool *pool) {
     return;
   if (pool->threads > 1) {
     STORE(&pool->stop, 1);
-    post(pool);
+    post(pool, LOAD(&pool->generation) + 1);
     for (i = 0; i < pool->threads - 1; ++i)
       pthread_join(pool->workers[i], NULL);
   }
@@ -189,18 +209,24 @@ void rnnrt_pool_destroy(rnnrt_pool *pool) {
 void rnnrt_pool_parallel_for(void *ctx, int32_t num_tasks, rnnrt_task_fn task,
                              void *task_ctx) {
   rnnrt_pool *pool = (rnnrt_pool *)ctx;
+  uint32_t generation;
   /* Nothing to share: no wake-up, no barrier. */
   if (!pool || pool->threads == 1 || num_tasks <= 1) {
     rnnrt_serial_for(NULL, num_tasks, task, task_ctx);
     return;
   }
+  generation = LOAD(&pool->generation) + 1;
+  /* Closed first: a worker late on the last job, holding its exhausted
+   * claim, must not find that claim valid under this job's num_tasks. */
+  STORE(&pool->claims, (uint64_t)generation << 32 | 0x7FFFFFFFu);
   pool->task = task;
   pool->task_ctx = task_ctx;
-  pool->num_tasks = num_tasks;
-  STORE(&pool->next, 0);
-  post(pool);
-  run_tasks(pool);
-  wait_for_workers(pool);
+  STORE(&pool->num_tasks, num_tasks);
+  STORE(&pool->done, 0);
+  STORE(&pool->claims, (uint64_t)generation << 32);
+  post(pool, generation);
+  run_tasks(pool, generation);
+  wait_for_tasks(pool, num_tasks);
 }
 
 #else
