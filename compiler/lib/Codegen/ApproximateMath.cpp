@@ -73,6 +73,16 @@ Value clampNaNPropagating(ImplicitLocOpBuilder &b, Value value, double low,
   return arith::SelectOp::create(b, above, value, lo);
 }
 
+/// Horner's scheme: coefficients[0] + s (coefficients[1] + s (...)).
+Value polynomial(ImplicitLocOpBuilder &b, Value s,
+                 ArrayRef<double> coefficients) {
+  Type type = s.getType();
+  Value p = splat(b, type, coefficients.back());
+  for (double c : llvm::reverse(coefficients.drop_back()))
+    p = math::FmaOp::create(b, p, s, splat(b, type, c));
+  return p;
+}
+
 /// 2^(scale * x), saturating: scale * x is clamped to [-127, 128], whose
 /// ends give exactly 0 and infinity. Relative error below 3e-7 in between.
 Value saturatingExp2(ImplicitLocOpBuilder &b, Value x, double scale) {
@@ -98,9 +108,7 @@ Value saturatingExp2(ImplicitLocOpBuilder &b, Value x, double scale) {
   static constexpr double kCoefficients[] = {
       1.0000001192092896,  0.6931469440460205,   0.24022120237350464,
       0.05550718307495117, 0.009675527922809124, 0.001327483681961894};
-  Value p = splat(b, type, kCoefficients[5]);
-  for (int k = 4; k >= 0; --k)
-    p = math::FmaOp::create(b, p, f, splat(b, type, kCoefficients[k]));
+  Value p = polynomial(b, f, kCoefficients);
   Type intType = i32Like(b, type);
   Value bits = arith::ShLIOp::create(b, arith::BitcastOp::create(b, intType, t),
                                      splat(b, intType, 23));
@@ -124,16 +132,6 @@ Value sigmoidOperand(arith::DivFOp div) {
   auto exp = other ? other.getDefiningOp<math::ExpOp>() : nullptr;
   auto neg = exp ? exp.getOperand().getDefiningOp<arith::NegFOp>() : nullptr;
   return neg ? neg.getOperand() : Value();
-}
-
-/// Horner's scheme: coefficients[0] + s (coefficients[1] + s (...)).
-Value polynomial(ImplicitLocOpBuilder &b, Value s,
-                 ArrayRef<double> coefficients) {
-  Type type = s.getType();
-  Value p = splat(b, type, coefficients.back());
-  for (double c : llvm::reverse(coefficients.drop_back()))
-    p = math::FmaOp::create(b, p, s, splat(b, type, c));
-  return p;
 }
 
 /// tanh(x) ~ x P(x^2) / Q(x^2): a minimax fit of relative error 2.7e-8 on

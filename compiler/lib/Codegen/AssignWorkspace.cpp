@@ -109,10 +109,15 @@ FailureOr<int64_t> assignWorkspace(func::FuncOp func, BlockArgument workspace,
                                    int64_t alignment, bool innermostFirst) {
   SmallVector<memref::AllocOp> allocs;
   func.walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
-  if (innermostFirst)
-    llvm::stable_sort(allocs, [](memref::AllocOp a, memref::AllocOp b) {
-      return loopDepthOfUses(a.getResult()) > loopDepthOfUses(b.getResult());
+  if (innermostFirst) {
+    // Each depth once: the comparator would walk the uses again per compare.
+    llvm::DenseMap<Operation *, int64_t> depth;
+    for (memref::AllocOp alloc : allocs)
+      depth[alloc] = loopDepthOfUses(alloc.getResult());
+    llvm::stable_sort(allocs, [&](memref::AllocOp a, memref::AllocOp b) {
+      return depth[a] > depth[b];
     });
+  }
   // All lifetimes first: rewriting allocations changes the program.
   LifetimeAnalysis lifetimes(func);
   SmallVector<Lifetime> lives = llvm::map_to_vector(

@@ -176,6 +176,25 @@ struct MathToRuntime : OpConversionPattern<OpTy> {
 /// branch each: 5 % of kws's instructions on the Cortex-M4, in the gates'
 /// range tests). A benefit above upstream's wins over it.
 struct OrderedCompareToC : OpConversionPattern<arith::CmpFOp> {
+  /// C's operator for an ordered relation, none for the others.
+  static std::optional<emitc::CmpPredicate>
+  cOperator(arith::CmpFPredicate predicate) {
+    switch (predicate) {
+    case arith::CmpFPredicate::OEQ:
+      return emitc::CmpPredicate::eq;
+    case arith::CmpFPredicate::OGT:
+      return emitc::CmpPredicate::gt;
+    case arith::CmpFPredicate::OGE:
+      return emitc::CmpPredicate::ge;
+    case arith::CmpFPredicate::OLT:
+      return emitc::CmpPredicate::lt;
+    case arith::CmpFPredicate::OLE:
+      return emitc::CmpPredicate::le;
+    default:
+      return std::nullopt;
+    }
+  }
+
   OrderedCompareToC(const TypeConverter &converter, MLIRContext *ctx)
       : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
 
@@ -184,26 +203,10 @@ struct OrderedCompareToC : OpConversionPattern<arith::CmpFOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isa<FloatType>(op.getLhs().getType()))
       return rewriter.notifyMatchFailure(op, "expected scalar floats");
-    std::optional<emitc::CmpPredicate> predicate;
-    switch (op.getPredicate()) {
-    case arith::CmpFPredicate::OEQ:
-      predicate = emitc::CmpPredicate::eq;
-      break;
-    case arith::CmpFPredicate::OGT:
-      predicate = emitc::CmpPredicate::gt;
-      break;
-    case arith::CmpFPredicate::OGE:
-      predicate = emitc::CmpPredicate::ge;
-      break;
-    case arith::CmpFPredicate::OLT:
-      predicate = emitc::CmpPredicate::lt;
-      break;
-    case arith::CmpFPredicate::OLE:
-      predicate = emitc::CmpPredicate::le;
-      break;
-    default:
+    std::optional<emitc::CmpPredicate> predicate =
+        cOperator(op.getPredicate());
+    if (!predicate)
       return rewriter.notifyMatchFailure(op, "not an ordered relation");
-    }
     rewriter.replaceOpWithNewOp<emitc::CmpOp>(op, op.getType(), *predicate,
                                               adaptor.getLhs(),
                                               adaptor.getRhs());

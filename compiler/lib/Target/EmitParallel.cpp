@@ -215,6 +215,31 @@ void emitTaskLaunch(const spec::Model &model, llvm::raw_ostream &os) {
      << "  return c.status[0] != 0 ? c.status[0] : c.status[1];\n}\n\n";
 }
 
+/// `<NAME>_PARALLEL_WORKSPACE(name)`: a workspace array of
+/// `<NAME>_WORKSPACE_SIZE_PARALLEL` bytes.
+void emitParallelWorkspaceMacro(const std::string &prefix,
+                                llvm::raw_ostream &os) {
+  os << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << prefix
+     << "WORKSPACE_ALIGNAS float name[(" << prefix
+     << "WORKSPACE_SIZE_PARALLEL + sizeof(float) - 1) / sizeof(float) + 1]\n";
+}
+
+/// The call struct's fields for the caller's arguments the tasks pass on
+/// (all but the workspace and a run-time row count).
+void emitCallArgumentFields(ArrayRef<Param> params, llvm::raw_ostream &os) {
+  for (const Param &p : params)
+    if (!p.rowCount && !p.workspace)
+      os << "  " << p.type << p.name << ";\n";
+}
+
+/// Those arguments copied into the call `c`, and its workspace.
+void emitCallArgumentCopies(ArrayRef<Param> params, llvm::raw_ostream &os) {
+  for (const Param &p : params)
+    if (!p.rowCount && !p.workspace)
+      os << "  c." << p.name << " = " << p.name << ";\n";
+  os << "  c.workspace = (char *)workspace;\n";
+}
+
 /// The bytes of `entry`'s workspace (static after rnn-assign-workspace).
 int64_t workspaceBytes(const EntryPointABI &entry) {
   const rnn::abi::Parameter *workspace = entry.workspaceParameter();
@@ -272,10 +297,8 @@ llvm::Error emitStaticSplit(ModuleOp module, const EntryPointABI &entry,
      << std::max(workspaceBytes(entry),
                  (workspaceBytes(partEntries[0]) + 63) / 64 * 64 +
                      workspaceBytes(partEntries[1]))
-     << "\n"
-     << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << prefix
-     << "WORKSPACE_ALIGNAS float name[(" << prefix
-     << "WORKSPACE_SIZE_PARALLEL + sizeof(float) - 1) / sizeof(float) + 1]\n";
+     << "\n";
+  emitParallelWorkspaceMacro(prefix, os);
   // The parts' entry points (for the tasks only).
   for (int64_t part : parts)
     os << "/* " << model.name << "_run on " << part << " of its " << batch
@@ -284,9 +307,7 @@ llvm::Error emitStaticSplit(ModuleOp module, const EntryPointABI &entry,
        << joinParams(params, [](const Param &p) { return p.type + p.name; })
        << ");\n";
   os << "typedef struct {\n";
-  for (const Param &p : params)
-    if (!p.workspace)
-      os << "  " << p.type << p.name << ";\n";
+  emitCallArgumentFields(params, os);
   os << "  char *workspace;\n  int32_t status[2];\n} " << callType << ";\n";
   std::string inlineMacro = prefix + "PARALLEL_INLINE";
   os << inlineMacro << " void " << model.name
@@ -313,10 +334,7 @@ llvm::Error emitStaticSplit(ModuleOp module, const EntryPointABI &entry,
      << signature << ") {\n"
      << "  " << callType << " c;\n";
   emitSerialFallback(params, prefix, serialCall, os);
-  for (const Param &p : params)
-    if (!p.workspace)
-      os << "  c." << p.name << " = " << p.name << ";\n";
-  os << "  c.workspace = (char *)workspace;\n";
+  emitCallArgumentCopies(params, os);
   emitTaskLaunch(model, os);
   return llvm::Error::success();
 }
@@ -355,11 +373,9 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
      << "#define " << prefix << "PARALLEL_WORKSPACE_STRIDE ((" << prefix
      << "WORKSPACE_SIZE + 63) / 64 * 64)\n"
      << "#define " << prefix << "WORKSPACE_SIZE_PARALLEL (2 * " << prefix
-     << "PARALLEL_WORKSPACE_STRIDE + " << 4 * units * 4 << ")\n"
-     << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << prefix
-     << "WORKSPACE_ALIGNAS float name[(" << prefix
-     << "WORKSPACE_SIZE_PARALLEL + sizeof(float) - 1) / sizeof(float) + 1]\n"
-     << "/* Step `step` of task `task`'s units (for " << model.name
+     << "PARALLEL_WORKSPACE_STRIDE + " << 4 * units * 4 << ")\n";
+  emitParallelWorkspaceMacro(prefix, os);
+  os << "/* Step `step` of task `task`'s units (for " << model.name
      << "_run_parallel's tasks). */\n"
      << "int32_t " << step << "(";
   for (const Param &p : params) {
@@ -368,9 +384,7 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
     os << p.type << p.name << (p.workspace ? ");\n" : ", ");
   }
   os << "typedef struct {\n";
-  for (const Param &p : params)
-    if (!p.workspace)
-      os << "  " << p.type << p.name << ";\n";
+  emitCallArgumentFields(params, os);
   os << "  char *workspace;\n  float *exchange;\n  int32_t step;\n"
      << "  int32_t status[2];\n} " << callType << ";\n";
   os << inlineMacro << " void " << model.name
@@ -391,11 +405,8 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
      << signature << ") {\n"
      << "  " << callType << " c;\n  int32_t step;\n";
   emitSerialFallback(params, prefix, serialCall, os);
-  for (const Param &p : params)
-    if (!p.workspace)
-      os << "  c." << p.name << " = " << p.name << ";\n";
-  os << "  c.workspace = (char *)workspace;\n"
-     << "  c.exchange = (float *)(void *)(c.workspace + 2 * " << prefix
+  emitCallArgumentCopies(params, os);
+  os << "  c.exchange = (float *)(void *)(c.workspace + 2 * " << prefix
      << "PARALLEL_WORKSPACE_STRIDE);\n"
      << "  c.status[0] = c.status[1] = 0;\n"
      << "  for (step = 0; step < " << model.time
@@ -438,7 +449,6 @@ llvm::Error rnnc::emitParallelDeclarations(ModuleOp module,
   std::string serialCall =
       run + "(" + join([](const Param &p) { return p.name; }) + ")";
   std::string reason = serialReason(module, entry, model, blockRows);
-  std::string align = prefix + "WORKSPACE_ALIGNAS";
   std::string inlineMacro = prefix + "PARALLEL_INLINE";
 
   os << "/* Parallel runs: " << run << "_parallel is " << run
@@ -490,16 +500,12 @@ llvm::Error rnnc::emitParallelDeclarations(ModuleOp module,
      << "#define " << prefix << "PARALLEL_WORKSPACE_STRIDE ((" << prefix
      << "WORKSPACE_SIZE + 63) / 64 * 64)\n"
      << "#define " << prefix << "WORKSPACE_SIZE_PARALLEL (" << prefix
-     << "PARALLEL_TASKS * " << prefix << "PARALLEL_WORKSPACE_STRIDE)\n"
-     << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << align
-     << " float name[(" << prefix
-     << "WORKSPACE_SIZE_PARALLEL + sizeof(float) - 1) / sizeof(float) + 1]\n";
+     << "PARALLEL_TASKS * " << prefix << "PARALLEL_WORKSPACE_STRIDE)\n";
+  emitParallelWorkspaceMacro(prefix, os);
 
   // The call's arguments, each task's rows and its status.
   os << "typedef struct {\n";
-  for (const Param &p : params)
-    if (!p.rowCount && !p.workspace)
-      os << "  " << p.type << p.name << ";\n";
+  emitCallArgumentFields(params, os);
   os << "  char *workspace;\n"
      << "  int32_t first[2], rows[2], status[2];\n"
      << "} " << callType << ";\n";
@@ -528,12 +534,9 @@ llvm::Error rnnc::emitParallelDeclarations(ModuleOp module,
   os << "  rows = *batch_0;\n"
      << "  if (rows < " << prefix << "PARALLEL_MIN_ROWS || rows > " << prefix
      << "BATCH_DIM_0)\n    return " << serialCall << ";\n";
-  for (const Param &p : params)
-    if (!p.rowCount && !p.workspace)
-      os << "  c." << p.name << " = " << p.name << ";\n";
+  emitCallArgumentCopies(params, os);
   // Parts of whole register blocks, as even as that allows.
-  os << "  c.workspace = (char *)workspace;\n"
-     << "  c.first[0] = 0;\n"
+  os << "  c.first[0] = 0;\n"
      << "  c.rows[0] = (rows + " << blockRows << ") / " << 2 * blockRows
      << " * " << blockRows << ";\n"
      << "  c.first[1] = c.rows[0];\n"

@@ -78,14 +78,17 @@ MatmulBlock TargetInfo::matmulBlock() const {
   return MatmulBlock{2, 2, /*vector=*/false};
 }
 
-bool TargetInfo::rationalGates() const {
-  return vectorBits == 0 && floatRegisters && shortLoadOffsets();
-}
-
-bool TargetInfo::shortLoadOffsets() const {
+/// 32-bit Arm (A32 or Thumb).
+static bool isArm32(llvm::StringRef triple) {
   llvm::Triple parsed(triple);
   return parsed.isARM() || parsed.isThumb();
 }
+
+bool TargetInfo::rationalGates() const {
+  return vectorBits == 0 && floatRegisters && isArm32(triple);
+}
+
+bool TargetInfo::shortLoadOffsets() const { return isArm32(triple); }
 
 MatmulBlock TargetInfo::cMatmulBlock() const {
   MatmulBlock block = matmulBlock();
