@@ -28,6 +28,16 @@
  * wake-up is lost (the counters and the conditions are sequentially
  * consistent atomics).
  *
+ * A worker can still claim a task and then lose its core to another
+ * process, and the caller then waits out the scheduler's time slice
+ * (milliseconds, against tens of microseconds of work). So the caller
+ * times each job: when it waited for the others longer than running their
+ * tasks itself would have taken (at its own pace), the job was a loss, and
+ * the caller runs the next jobs alone for a while: eight times the loss,
+ * doubled for each loss in a row (up to RNNRT_POOL_MAX_SERIAL_NS), then it
+ * tries the workers again. On a quiet machine no job is a loss; on a busy
+ * one the pool costs little more than running serially.
+ *
  * The caller gives the pool its memory (rnnrt_pool_size), so librnnrt
  * still refers to no allocator; the threads' stacks are the system's.
  * Only built where pthreads exist (RNNRT_NO_THREADS leaves it out).
@@ -45,11 +55,15 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <time.h>
 
 /* Spin iterations before blocking: a few hundred microseconds, longer than
  * the gap between two steps of a running model, far shorter than the gap
  * between two calls of an idle one. */
 #define RNNRT_POOL_SPINS (1 << 15)
+
+/* The longest the caller runs jobs alone after losses, in nanoseconds. */
+#define RNNRT_POOL_MAX_SERIAL_NS 200000000
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
@@ -82,22 +96,35 @@ struct rnnrt_pool {
   int32_t sleeping_workers;
   int32_t caller_sleeping;
   int32_t stop;
+  /* The caller's own: after a lost job, jobs run serially until
+   * serial_until (CLOCK_MONOTONIC ns); losses counts losses in a row. */
+  int64_t serial_until;
+  int32_t losses;
 };
 
-/* Claims and runs tasks of job |generation| until its claims are gone. */
-static void run_tasks(rnnrt_pool *pool, uint32_t generation) {
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Claims and runs tasks of job |generation| until its claims are gone;
+ * returns how many it ran. */
+static int32_t run_tasks(rnnrt_pool *pool, uint32_t generation) {
+  int32_t ran = 0;
   for (;;) {
     uint64_t claim = LOAD(&pool->claims);
     int32_t num_tasks, index = (int32_t)(uint32_t)claim;
     if ((uint32_t)(claim >> 32) != generation)
-      return;
+      return ran;
     num_tasks = LOAD(&pool->num_tasks);
     if (index >= num_tasks)
-      return;
+      return ran;
     if (!CAS(&pool->claims, &claim, claim + 1))
       continue;
     /* The claim holds the job open: its fields are still this job's. */
     pool->task(pool->task_ctx, index);
+    ++ran;
     if (ADD(&pool->done, 1) + 1 == num_tasks && LOAD(&pool->caller_sleeping)) {
       pthread_mutex_lock(&pool->mutex);
       pthread_cond_signal(&pool->job_done);
@@ -125,7 +152,7 @@ static void *worker_main(void *arg) {
     seen = LOAD(&pool->generation);
     if (LOAD(&pool->stop))
       return NULL;
-    run_tasks(pool, seen);
+    (void)run_tasks(pool, seen);
   }
 }
 
@@ -210,8 +237,16 @@ void rnnrt_pool_parallel_for(void *ctx, int32_t num_tasks, rnnrt_task_fn task,
                              void *task_ctx) {
   rnnrt_pool *pool = (rnnrt_pool *)ctx;
   uint32_t generation;
+  int64_t start, own_end, end, serial_estimate;
+  int32_t ran;
   /* Nothing to share: no wake-up, no barrier. */
   if (!pool || pool->threads == 1 || num_tasks <= 1) {
+    rnnrt_serial_for(NULL, num_tasks, task, task_ctx);
+    return;
+  }
+  start = now_ns();
+  /* Backing off after lost jobs. */
+  if (start < pool->serial_until) {
     rnnrt_serial_for(NULL, num_tasks, task, task_ctx);
     return;
   }
@@ -225,8 +260,25 @@ void rnnrt_pool_parallel_for(void *ctx, int32_t num_tasks, rnnrt_task_fn task,
   STORE(&pool->done, 0);
   STORE(&pool->claims, (uint64_t)generation << 32);
   post(pool, generation);
-  run_tasks(pool, generation);
+  ran = run_tasks(pool, generation);
+  own_end = now_ns();
   wait_for_tasks(pool, num_tasks);
+  end = now_ns();
+  if (ran == 0) /* the workers took every task: nothing to compare */
+    return;
+  serial_estimate = (own_end - start) / ran * num_tasks;
+  if (end - start <= serial_estimate) {
+    pool->losses = 0;
+    return;
+  }
+  {
+    int64_t loss = end - start - serial_estimate;
+    int64_t backoff = loss * 8 << (pool->losses < 10 ? pool->losses : 10);
+    if (backoff > RNNRT_POOL_MAX_SERIAL_NS)
+      backoff = RNNRT_POOL_MAX_SERIAL_NS;
+    ++pool->losses;
+    pool->serial_until = end + backoff;
+  }
 }
 
 #else

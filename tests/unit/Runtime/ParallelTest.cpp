@@ -3,7 +3,8 @@
 // The serial hook and the pthread pool run every task exactly once and
 // return only when all have returned (the barrier the generated code relies
 // on), for any thread and task count, many times in a row (the spin and
-// sleep paths both), and the pool really runs tasks on another thread.
+// sleep paths both), the pool really runs tasks on another thread, and it
+// stops using a worker that made a job slower than serial, for a while.
 
 #include "rnnrt/rnnrt.h"
 
@@ -131,6 +132,60 @@ TEST(ParallelTest, PoolUsesAnotherThread) {
   };
   rnnrt_pool_parallel_for(pool, 2, task, &seen);
   EXPECT_EQ(seen.ids.size(), 2u);
+}
+
+// A worker that claims a task and then stalls (as when another process
+// takes its core) makes the job slower than the caller alone would have
+// been; the caller then runs the next jobs by itself, and uses the workers
+// again once its back-off (at most 200 ms) has passed.
+struct Stall {
+  // How long the caller's task waits for the other task to start.
+  std::chrono::milliseconds callerWaits;
+  std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> started{0};
+  std::mutex mutex;
+  std::set<std::thread::id> ids;
+};
+
+void stallOnWorkers(void *ctx, int32_t) {
+  auto *s = static_cast<Stall *>(ctx);
+  s->started.fetch_add(1);
+  {
+    std::lock_guard<std::mutex> lock(s->mutex);
+    s->ids.insert(std::this_thread::get_id());
+  }
+  if (std::this_thread::get_id() != s->caller) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    return;
+  }
+  // The caller's task waits for the other task to be claimed: on a worker
+  // if the pool uses one, else (serially, after it) never.
+  auto deadline = std::chrono::steady_clock::now() + s->callerWaits;
+  while (s->started.load() < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+}
+
+TEST(ParallelTest, PoolBacksOffAfterAStalledWorker) {
+  Pool owner(2);
+  rnnrt_pool *pool = owner.pool;
+  ASSERT_NE(pool, nullptr);
+  {
+    Stall lost{std::chrono::seconds(2)};
+    rnnrt_pool_parallel_for(pool, 2, stallOnWorkers, &lost);
+    ASSERT_EQ(lost.ids.size(), 2u) << "the first job must reach the worker";
+  }
+  {
+    Stall backingOff{std::chrono::milliseconds(50)};
+    rnnrt_pool_parallel_for(pool, 2, stallOnWorkers, &backingOff);
+    EXPECT_EQ(backingOff.ids.size(), 1u);
+    EXPECT_EQ(backingOff.ids.count(backingOff.caller), 1u);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  {
+    Stall again{std::chrono::seconds(2)};
+    rnnrt_pool_parallel_for(pool, 2, stallOnWorkers, &again);
+    EXPECT_EQ(again.ids.size(), 2u);
+  }
 }
 
 } // namespace
