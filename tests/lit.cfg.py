@@ -46,8 +46,8 @@ config.substitutions.append(
 
 # What the host's CPU runs, not only compiles: AVX-512 (oneDNN's bf16
 # RNNs), AVX512_BF16 (vdpbf16ps, bf16
-# compute's dot kernels) and AVX-512 VNNI (vpdpbusd, dynamic int8
-# activations). On an x86 host (AVX2) without AMX, `rnnc run
+# compute's dot kernels), AVX-512 VNNI (vpdpbusd) and an x86 int8 dot
+# product for dynamic int8 activations (vpdpbusd, or AVX2's vpmaddwd). On an x86 host (AVX2) without AMX, `rnnc run
 # --cpu=sapphirerapids` must be refused rather than crash.
 try:
     with open("/proc/cpuinfo") as cpuinfo:
@@ -58,6 +58,8 @@ try:
         config.available_features.add("avx512bf16")
     if " avx512_vnni" in flags:
         config.available_features.add("host-vnni")
+    if " avx512_vnni" in flags or " avx2" in flags:
+        config.available_features.add("host-int8-dot")
     if " avx2" in flags and " amx_tile" not in flags:
         config.available_features.add("x86-no-amx")
 except OSError:

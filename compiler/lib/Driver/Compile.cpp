@@ -247,16 +247,17 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     return failure();
   }
   CodegenOptions codegen = *selected;
-  // activations: dynamic on the LLVM path runs on vpdpbusd only: on a
-  // target without it an error at the spec's value (or the model's, when
-  // `rnnc check --quantize int8-dynamic` applied it), never a lowering
-  // failure. The C path's int32 loops run anywhere.
+  // activations: dynamic on the LLVM path runs on x86's vpdpbusd or
+  // vpmaddwd only: on a target without them an error at the spec's value
+  // (or the model's, when `rnnc check --quantize int8-dynamic` applied it),
+  // never a lowering failure. The C path's int32 loops run anywhere.
   if (loaded.model.int8Activations && codegen.path == CodegenPath::LLVM &&
-      !codegen.int8Dot) {
+      codegen.int8Dot.empty()) {
     std::string message =
-        "'activations: dynamic' needs AVX-512 VNNI (vpdpbusd) on the LLVM "
-        "path's target; use --emit=c (portable int32 loops) or "
-        "'activations: float32' (int8 weights, float32 maths)";
+        "'activations: dynamic' needs an x86 int8 dot product (AVX-512 "
+        "VNNI's vpdpbusd or AVX2's vpmaddwd) on the LLVM path's target; use "
+        "--emit=c (portable int32 loops) or 'activations: float32' (int8 "
+        "weights, float32 maths)";
     if (loaded.model.int8ActivationsLoc.isValid())
       sourceMgr.PrintMessage(loaded.model.int8ActivationsLoc,
                              llvm::SourceMgr::DK_Error, message);

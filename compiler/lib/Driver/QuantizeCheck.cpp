@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rnn/Driver/Driver.h"
-#include "rnn/Target/TargetInfo.h"
+#include "rnn/Pipelines/Pipelines.h"
 #include "rnn/Weights/Array.h"
 #include "rnn/Weights/Npz.h"
 #include "rnn/Weights/Quantize.h"
@@ -70,12 +70,14 @@ LogicalResult rnnc::printQuantizationDeviation(const LoadedModel &loaded,
   llvm::SmallString<128> floatPath(dir), int8Path(dir);
   llvm::sys::path::append(floatPath, "float.npz");
   llvm::sys::path::append(int8Path, "int8.npz");
-  // Dynamic int8 activations need VNNI on the LLVM path; a host without it
-  // runs the C path's portable int32 loops, the same quantized maths.
+  // Dynamic int8 activations need an x86 int8 dot product on the LLVM
+  // path; a host without one runs the C path's portable int32 loops, the
+  // same quantized maths.
   CodegenPath int8Run = CodegenPath::LLVM;
   if (dynamic) {
-    llvm::Expected<TargetInfo> host = describeTarget(TargetOptions{});
-    if (!host || !host->int8Dot)
+    llvm::Expected<CodegenOptions> host =
+        selectCodegenOptions({}, CodegenPath::LLVM, Optimize::Default);
+    if (!host || host->int8Dot.empty())
       int8Run = CodegenPath::C;
     if (!host)
       llvm::consumeError(host.takeError());

@@ -144,8 +144,10 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                           .str());
     // Dynamic int8 activations' i8 matmuls, first: vpdpbusd, not the
     // generic vector lowering.
-    if (options.int8Dot)
-      addPipeline(pm, "rnn-vnni-matmuls");
+    if (!options.int8Dot.empty())
+      addPipeline(pm, llvm::formatv("rnn-int8-matmuls{{instruction={0}}",
+                                    options.int8Dot)
+                          .str());
     addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
                                   options.blockColumns,
                                   options.alternateSweeps ? "true" : "false",
@@ -232,9 +234,12 @@ rnnc::selectCodegenOptions(const TargetOptions &target, CodegenPath path,
   if (path == CodegenPath::LLVM) {
     options.indexBitwidth = info->indexBitwidth();
     // The 512-bit vpdpbusd: AVX-512 with VNNI (AVX-VNNI alone, 256 bits,
-    // has no kernel).
-    options.int8Dot = info->int8Dot && info->vectorBits == 512 &&
-                      llvm::Triple(info->triple).isX86();
+    // has no kernel); else AVX2's vpmaddwd.
+    bool x86 = llvm::Triple(info->triple).isX86();
+    if (x86 && info->int8Dot && info->vectorBits == 512)
+      options.int8Dot = "vpdpbusd";
+    else if (x86 && info->int16PairDot)
+      options.int8Dot = "vpmaddwd";
   }
   // A 512-bit load of 32 paired bf16 weights widens with a shift and a mask
   // (two 16-lane vectors), instead of two zero-extends and two shifts. x86

@@ -38,6 +38,7 @@ llvm::Expected<TargetInfo> rnnc::describeTarget(const TargetOptions &options) {
     info.fma = has("fma") || avx512;
     info.bf16Dot = has("avx512bf16");
     info.int8Dot = has("avx512vnni") || has("avxvnni");
+    info.int16PairDot = has("avx2");
     // The L2 of the AVX-512 cores the batch-1 overlap was tuned on (Zen 4,
     // Skylake-SP: 1 MiB), taken for every AVX-512 CPU; only that tuning
     // reads it, so other CPUs have no figure yet.

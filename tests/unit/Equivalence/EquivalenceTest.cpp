@@ -93,7 +93,8 @@ struct CaseConfig {
   /// `quantize: {weights: int8}`.
   bool int8Weights = false;
   /// `quantize: {weights: int8, activations: dynamic}`: the LLVM path only
-  /// on hosts with AVX-512 VNNI (elsewhere rnnc rejects it), C anywhere.
+  /// on x86 hosts with AVX-512 VNNI or AVX2 (elsewhere rnnc rejects it), C
+  /// anywhere.
   bool int8Dynamic = false;
   /// Non-empty: the model-wide `dtype` ("bfloat16"): bf16 compute.
   std::string dtype;
@@ -359,15 +360,16 @@ using EquivalenceParam = std::tuple<CaseConfig, Emit, Optimize>;
 
 class EquivalenceTest : public testing::TestWithParam<EquivalenceParam> {};
 
-/// Whether this host runs dynamic int8 activations (rnnc's own test).
-bool hostHasVNNI() {
+/// Whether this host runs dynamic int8 activations on the LLVM path
+/// (rnnc's own test).
+bool hostHasInt8Dot() {
   llvm::Expected<CodegenOptions> options =
       selectCodegenOptions({}, CodegenPath::LLVM, Optimize::Default);
   if (!options) {
     llvm::consumeError(options.takeError());
     return false;
   }
-  return options->int8Dot;
+  return !options->int8Dot.empty();
 }
 
 TEST_P(EquivalenceTest, MatchesReference) {
@@ -390,8 +392,8 @@ TEST_P(EquivalenceTest, MatchesReference) {
 
   std::optional<spec::Model> model = spec::parseModel(sourceMgr, 1, ctx);
   ASSERT_TRUE(model) << diagnostics;
-  if (config.int8Dynamic && emit != Emit::C && !hostHasVNNI())
-    GTEST_SKIP() << "dynamic int8 activations need AVX-512 VNNI";
+  if (config.int8Dynamic && emit != Emit::C && !hostHasInt8Dot())
+    GTEST_SKIP() << "dynamic int8 activations need an x86 int8 dot product";
   std::mt19937 rng(std::hash<std::string>()(config.name) & 0xffffffff);
   ParamTree tree = randomWeights(*model, rng);
   auto params = bindParams(*model, tree, "random", sourceMgr, ctx);

@@ -41,6 +41,7 @@ TEST(TargetInfoTest, X86) {
   EXPECT_EQ(haswell.registers, 16u);
   EXPECT_TRUE(haswell.fma);
   EXPECT_FALSE(haswell.bf16Dot || haswell.int8Dot);
+  EXPECT_TRUE(haswell.int16PairDot); // AVX2's vpmaddwd
   EXPECT_EQ(haswell.vectorLanes(), 8);
   // 16 registers leave too few accumulators for the recurrence.
   EXPECT_FALSE(haswell.overlapsInputProjection());
@@ -49,6 +50,10 @@ TEST(TargetInfoTest, X86) {
   EXPECT_EQ(alderlake.vectorBits, 256u);
   EXPECT_TRUE(alderlake.int8Dot); // AVX-VNNI
   EXPECT_FALSE(alderlake.bf16Dot);
+
+  TargetInfo sse = describe("x86_64-linux-gnu", "x86-64");
+  EXPECT_EQ(sse.vectorBits, 128u);
+  EXPECT_FALSE(sse.int8Dot || sse.int16PairDot);
 }
 
 TEST(TargetInfoTest, Arm) {
@@ -117,11 +122,18 @@ TEST(TargetInfoTest, CodegenOptionsFollowTheTarget) {
   EXPECT_EQ(zen4->vectorLanes, 16);
   EXPECT_TRUE(zen4->overlapInputProjection);
   EXPECT_EQ(zen4->overlapCacheBytes, 1 << 20);
+  EXPECT_EQ(zen4->int8Dot, "vpdpbusd");
   llvm::Expected<CodegenOptions> haswell = selectCodegenOptions(
       {"x86_64-linux-gnu", "haswell"}, CodegenPath::LLVM, Optimize::Default);
   ASSERT_TRUE(static_cast<bool>(haswell));
   EXPECT_EQ(haswell->vectorLanes, 8);
   EXPECT_FALSE(haswell->overlapInputProjection);
+  EXPECT_EQ(haswell->int8Dot, "vpmaddwd");
+  llvm::Expected<CodegenOptions> a72 = selectCodegenOptions(
+      {"aarch64-linux-gnu", "cortex-a72"}, CodegenPath::LLVM,
+      Optimize::Default);
+  ASSERT_TRUE(static_cast<bool>(a72));
+  EXPECT_TRUE(a72->int8Dot.empty());
   llvm::Expected<CodegenOptions> zen4C = selectCodegenOptions(
       {"x86_64-linux-gnu", "znver4"}, CodegenPath::C, Optimize::Default);
   ASSERT_TRUE(static_cast<bool>(zen4C));

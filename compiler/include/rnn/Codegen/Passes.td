@@ -481,23 +481,35 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
                            "mlir::x86vector::X86VectorDialect"];
 }
 
-def RNNVNNIMatmulsPass : Pass<"rnn-vnni-matmuls"> {
-  let summary = "i8 x i8 -> i32 matmuls by constant weights on vpdpbusd";
+def RNNInt8MatmulsPass : Pass<"rnn-int8-matmuls"> {
+  let summary = "i8 x i8 -> i32 matmuls by constant weights on an x86 dot product";
   let description = [{
-    For AVX-512 VNNI targets: each `linalg.matmul` (on static tensors) of
-    signed i8 activations (M x K, K a multiple of 4) by constant signed i8
-    weights (K x N, N a multiple of 16) into an i32 zero fill, as dynamic
-    int8 activations leave them, becomes register-blocked vector code on
-    `llvm.x86.avx512.vpdpbusd.512` (an `llvm.call_intrinsic`). The weights
-    are repacked at compile time as [N/16c][K/4][c x 16 x 4] bytes (blocks
-    of c 16-column panels, k in groups of 4 interleaved, so a block reads
-    one contiguous stream); each group of 4 activation bytes
-    is broadcast to the 16 lanes with its sign bits flipped (q + 128,
-    unsigned, as vpdpbusd wants), and each column's 128 * sum_k w_kj, a
-    constant, is subtracted from the finished sum: the result is exactly
-    the signed sum. Blocks of up to 4 rows x 16 accumulators, column blocks
-    outermost. Other matmuls are left alone.
+    Each `linalg.matmul` (on static tensors) of signed i8 activations
+    (M x K) by constant signed i8 weights (K x N) into an i32 zero fill, as
+    dynamic int8 activations leave them, becomes register-blocked vector
+    code on one x86 instruction (an `llvm.call_intrinsic`) that adds groups
+    of exact integer products into i32 lanes:
+
+    - `vpdpbusd` (AVX-512 VNNI, `llvm.x86.avx512.vpdpbusd.512`): 16 lanes,
+      groups of 4 k (K % 4 == 0, N % 16 == 0). Each group of 4 activation
+      bytes is broadcast with its sign bits flipped (q + 128, unsigned, as
+      vpdpbusd wants), and each column's 128 * sum_k w_kj, a constant, is
+      subtracted from the finished sum. Blocks of up to 4 rows x 16
+      accumulators.
+    - `vpmaddwd` (AVX2, `llvm.x86.avx2.pmadd.wd`): 8 lanes, pairs of k
+      (K % 2 == 0, N % 8 == 0), both operands sign-extended to i16 (the
+      weights by their load), the pair sums added to the accumulators.
+      Blocks of up to 4 rows x (14 - rows) / rows panels, in 16 registers.
+
+    The weights are repacked at compile time as [N/(lanes c)][K/group]
+    [c x lanes x group] bytes (blocks of c panels, k in groups interleaved,
+    so a block reads one contiguous stream); column blocks are outermost.
+    The result is exactly the signed sum. Other matmuls are left alone.
   }];
+  let options = [
+    Option<"instruction", "instruction", "std::string", "\"vpdpbusd\"",
+           "The dot product: vpdpbusd (AVX-512 VNNI) or vpmaddwd (AVX2)">,
+  ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::vector::VectorDialect", "mlir::arith::ArithDialect",
                            "mlir::LLVM::LLVMDialect"];

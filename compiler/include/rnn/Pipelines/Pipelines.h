@@ -53,10 +53,11 @@ struct CodegenOptions {
   /// turns it off: its chunks start at any step, so a step's order must not
   /// depend on where in a call it runs.
   bool alternateSweeps = true;
-  /// AVX-512 VNNI (vpdpbusd on 512-bit registers, LLVM path): the int8 x
-  /// int8 matmuls of dynamic int8 activations run on it (rnn-vnni-matmuls).
-  /// Without it `activations: dynamic` is rejected at its spec line.
-  bool int8Dot = false;
+  /// The x86 instruction the int8 x int8 matmuls of dynamic int8
+  /// activations run on (LLVM path, rnn-int8-matmuls): "vpdpbusd" (AVX-512
+  /// VNNI) or "vpmaddwd" (AVX2); empty without either, and
+  /// `activations: dynamic` is then rejected at its spec line.
+  llvm::StringRef int8Dot;
   /// RAM-lean code (rnnc --optimize=ram): scratch memory independent of
   /// T, the input projection computed step by step inside the recurrence.
   bool ramLean = false;

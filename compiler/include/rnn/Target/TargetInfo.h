@@ -49,6 +49,9 @@ struct TargetInfo {
   bool fma = false;     ///< a fused multiply-add instruction for floats
   bool bf16Dot = false; ///< AVX512_BF16's vdpbf16ps
   bool int8Dot = false; ///< VNNI's vpdpbusd (AVX512_VNNI or AVX-VNNI)
+  /// AVX2's 256-bit vpmaddwd: pairs of i16 products summed into i32 lanes,
+  /// an exact int8 dot product on sign-extended bytes.
+  bool int16PairDot = false;
   unsigned pointerBits = 64;
   /// RAM, not time, is what runs out first: an M-profile Arm triple or a
   /// Cortex-M CPU. rnnc lowers for RAM there unless told --optimize=speed.

@@ -1,4 +1,8 @@
-// RUN: rnn-opt %s --rnn-vnni-matmuls --split-input-file | FileCheck %s
+// RUN: rnn-opt %s --rnn-int8-matmuls --split-input-file | FileCheck %s
+// RUN: rnn-opt %s --rnn-int8-matmuls=instruction=vpmaddwd --split-input-file | FileCheck %s --check-prefix=PAIRS
+// RUN: not rnn-opt %s --rnn-int8-matmuls=instruction=vpdpbssd --split-input-file 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+
+// UNKNOWN: error: rnn-int8-matmuls: unknown instruction 'vpdpbssd' (vpdpbusd or vpmaddwd)
 
 /// i8 x i8 -> i32 by constant weights (dynamic int8 activations): the
 /// weights packed as [N/16][K/4][16 x 4] (here 1 panel, 1 group: column j's
@@ -6,6 +10,31 @@
 /// 128 * sum_k w_kj = 1280 per column, one accumulator per row (2 rows x 1
 /// panel) through the loop over the K/4 groups, the 4 activation bytes of a
 /// row broadcast to the 16 lanes with their sign bits flipped (q + 128).
+///
+/// vpmaddwd: the weights packed as [N/8c][K/2][c x 8 x 2] (2 panels of 8
+/// columns, 2 pairs of k: column j's pairs (1, 2) and (3, 4)), nothing to
+/// compensate; a row's 2 bytes sign-extended to i16, as one i32 broadcast
+/// to the 8 lanes; each panel's 16 bytes sign-extended, the pair sums
+/// added to the accumulators (2 rows x 2 panels).
+
+// PAIRS-LABEL: func.func @one_panel
+// PAIRS: %[[PACKED:.*]] = arith.constant dense<{{\[\[\[}}1, 2, 1, 2, {{.*}}], [3, 4, 3, 4, {{.*}}]]]> : tensor<1x2x32xi8>
+// PAIRS-NOT: arith.constant dense<{{.*}}> : tensor<16xi32>
+// PAIRS: %[[K:.*]]:4 = scf.for {{.*}} -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
+// PAIRS:   %[[A:.*]] = vector.transfer_read %{{.*}} : tensor<2x4xi8>, vector<2xi8>
+// PAIRS:   %[[A16:.*]] = arith.extsi %[[A]] : vector<2xi8> to vector<2xi16>
+// PAIRS:   vector.bitcast %[[A16]] : vector<2xi16> to vector<1xi32>
+// PAIRS:   vector.broadcast {{.*}} : i32 to vector<8xi32>
+// PAIRS:   vector.bitcast {{.*}} : vector<8xi32> to vector<16xi16>
+// PAIRS:   %[[W:.*]] = vector.transfer_read %[[PACKED]]{{.*}} : tensor<1x2x32xi8>, vector<16xi8>
+// PAIRS:   %[[W16:.*]] = arith.extsi %[[W]] : vector<16xi8> to vector<16xi16>
+// PAIRS:   %[[P:.*]] = llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"({{.*}}, %[[W16]]) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// PAIRS:   arith.addi {{.*}}, %[[P]] : vector<8xi32>
+// PAIRS-COUNT-3: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"
+// PAIRS:   scf.yield
+// PAIRS-NOT: arith.subi
+// PAIRS: vector.transfer_write %[[K]]#0
+// PAIRS-NOT: linalg.matmul
 
 // CHECK-LABEL: func.func @one_panel
 // CHECK-DAG: %[[PACKED:.*]] = arith.constant dense<{{\[\[\[}}1, 2, 3, 4, 1, 2, 3, 4, {{.*}}, 1, 2, 3, 4]]]> : tensor<1x1x64xi8>
@@ -68,7 +97,12 @@ func.func @blocks(%q: tensor<8x16xi8>) -> tensor<8x128xi32> {
 // -----
 
 /// What vpdpbusd cannot take is left alone: K not a multiple of 4, weights
-/// that are not constants, f32 matmuls.
+/// that are not constants, f32 matmuls; vpmaddwd leaves them too (K = 3 is
+/// odd).
+
+// PAIRS-LABEL: func.func @left_alone
+// PAIRS-NOT: llvm.call_intrinsic
+// PAIRS-COUNT-3: linalg.matmul
 
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: llvm.call_intrinsic
@@ -86,4 +120,26 @@ func.func @left_alone(%q: tensor<2x3xi8>, %v: tensor<4x16xi8>, %q4: tensor<2x4xi
   %1 = linalg.matmul ins(%q4, %v : tensor<2x4xi8>, tensor<4x16xi8>) outs(%acc : tensor<2x16xi32>) -> tensor<2x16xi32>
   %2 = linalg.matmul ins(%x, %f : tensor<2x4xf32>, tensor<4x16xf32>) outs(%accf : tensor<2x16xf32>) -> tensor<2x16xf32>
   return %0, %1, %2 : tensor<2x16xi32>, tensor<2x16xi32>, tensor<2x16xf32>
+}
+
+// -----
+
+/// K = 6, N = 8: pairs of k and 8 lanes for vpmaddwd, not groups of 4 and
+/// 16 lanes for vpdpbusd.
+
+// CHECK-LABEL: func.func @even_depth
+// CHECK-NOT: llvm.call_intrinsic
+// CHECK: linalg.matmul
+
+// PAIRS-LABEL: func.func @even_depth
+// PAIRS: scf.for {{.*}} -> (vector<8xi32>)
+// PAIRS: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"
+// PAIRS-NOT: linalg.matmul
+func.func @even_depth(%q: tensor<1x6xi8>) -> tensor<1x8xi32> {
+  %w = arith.constant dense<3> : tensor<6x8xi8>
+  %c0 = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x8xi32>
+  %acc = linalg.fill ins(%c0 : i32) outs(%e : tensor<1x8xi32>) -> tensor<1x8xi32>
+  %0 = linalg.matmul ins(%q, %w : tensor<1x6xi8>, tensor<6x8xi8>) outs(%acc : tensor<1x8xi32>) -> tensor<1x8xi32>
+  return %0 : tensor<1x8xi32>
 }
