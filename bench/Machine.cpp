@@ -94,6 +94,33 @@ int8Chains512(int64_t iterations) {
   return static_cast<float>(_mm512_reduce_add_epi32(sum));
 }
 
+/// `iterations` rounds of kChains256 / 2 independent vpmaddwd + vpaddd
+/// (AVX2: the int8 dot product where there is no VNNI; half the registers
+/// hold the pair sums on their way to the accumulators).
+__attribute__((target("avx2"))) float int16PairChains256(int64_t iterations) {
+  constexpr int chains = kChains256 / 2;
+  __m256i acc[chains];
+  for (int k = 0; k < chains; ++k)
+    acc[k] = _mm256_set1_epi32(k);
+  __m256i a = _mm256_set1_epi16(3), b = _mm256_set1_epi16(-2);
+  for (int64_t i = 0; i < iterations; ++i) {
+    // The operands may change: the products cannot be hoisted.
+    asm volatile("" : "+x"(a));
+#pragma clang loop unroll(full)
+    for (int k = 0; k < chains; ++k)
+      acc[k] = _mm256_add_epi32(acc[k], _mm256_madd_epi16(a, b));
+  }
+  __m256i sum = acc[0];
+  for (int k = 1; k < chains; ++k)
+    sum = _mm256_add_epi32(sum, acc[k]);
+  int32_t lanes[8];
+  _mm256_storeu_si256(reinterpret_cast<__m256i *>(lanes), sum);
+  int64_t total = 0;
+  for (int32_t lane : lanes)
+    total += lane;
+  return static_cast<float>(total);
+}
+
 // The register block of rnnc's AVX-512 matmuls: 4 rows x 64 columns, 16
 // accumulators; per k, 4 loads of a packed weight panel and 4 broadcasts.
 // A depth of 96 keeps the panel (24 KiB) in L1.
@@ -245,6 +272,9 @@ MachineInfo rnnc::bench::probeMachine() {
     info.peakBF16 = bestGflops(bf16Chains512, kChains512 * 16 * 4.0, 7);
   if (info.avx512 && __builtin_cpu_supports("avx512vnni"))
     info.peakInt8 = bestGflops(int8Chains512, kChains512 * 16 * 8.0, 7);
+  else if (info.avx2)
+    info.peakInt16Pairs =
+        bestGflops(int16PairChains256, kChains256 / 2 * 8 * 4.0, 7);
   return info;
 }
 

@@ -27,6 +27,9 @@ struct MachineInfo {
   /// (AVX512_BF16: 2 products and 2 adds per 32-bit lane, GFLOP/s) and
   /// vpdpbusd (AVX512_VNNI: 4 products and 4 adds per lane, Gop/s).
   double peakBF16 = 0, peakInt8 = 0;
+  /// Without VNNI, on AVX2: vpmaddwd + vpaddd (2 int16 products and 2 adds
+  /// per lane, Gop/s), the int8 dot product rnnc uses there.
+  double peakInt16Pairs = 0;
   /// GFLOP/s of rnnc's 4 x 64 AVX-512 register block on operands in L1
   /// (loads and broadcasts included); 0: no AVX-512.
   double matmulKernelAvx512 = 0;

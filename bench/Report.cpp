@@ -242,13 +242,24 @@ void rnnc::bench::printMarkdown(llvm::raw_ostream &os, const RunInfo &info,
          << format("%.1f", gbs) << " GB/s;";
     os << "\n";
   }
-  if (m.peakBF16 > 0 || m.peakInt8 > 0)
-    os << "- Dot-product peaks, one core (measured like the FMA peak): "
-          "vdpbf16ps "
-       << format("%.1f", m.peakBF16) << " GFLOP/s ("
-       << format("%.2f", peak > 0 ? m.peakBF16 / peak : 0)
-       << "x FMA), vpdpbusd " << format("%.1f", m.peakInt8) << " Gop/s ("
-       << format("%.2f", peak > 0 ? m.peakInt8 / peak : 0) << "x FMA)\n";
+  if (m.peakBF16 > 0 || m.peakInt8 > 0 || m.peakInt16Pairs > 0) {
+    auto ratio = [&](double gops) {
+      return format("%.2f", peak > 0 ? gops / peak : 0);
+    };
+    os << "- Dot-product peaks, one core (measured like the FMA peak): ";
+    if (m.peakBF16 > 0)
+      os << "vdpbf16ps " << format("%.1f", m.peakBF16) << " GFLOP/s ("
+         << ratio(m.peakBF16) << "x FMA)";
+    else
+      os << "no vdpbf16ps (bf16 runs on the FMAs)";
+    if (m.peakInt8 > 0)
+      os << ", vpdpbusd " << format("%.1f", m.peakInt8) << " Gop/s ("
+         << ratio(m.peakInt8) << "x FMA)";
+    if (m.peakInt16Pairs > 0)
+      os << ", no vpdpbusd; vpmaddwd " << format("%.1f", m.peakInt16Pairs)
+         << " Gop/s (" << ratio(m.peakInt16Pairs) << "x FMA)";
+    os << "\n";
+  }
   os << "- Peers: " << info.onednn << "; " << info.torch << "\n";
   if (!info.removedEnvironment.empty())
     os << "- Removed for the PyTorch peer: " << info.removedEnvironment << "\n";
@@ -423,6 +434,7 @@ void rnnc::bench::writeJson(llvm::raw_ostream &os, const RunInfo &info,
       j.attribute("peak_gflops", m.peak());
       j.attribute("peak_bf16_gflops", m.peakBF16);
       j.attribute("peak_int8_gops", m.peakInt8);
+      j.attribute("peak_int16_pairs_gops", m.peakInt16Pairs);
       j.attribute("matmul_kernel_avx512_gflops", m.matmulKernelAvx512);
       j.attribute("load_average", m.loadAverage);
       j.attribute("pinned_cpu", info.pinnedCpu);

@@ -13,17 +13,18 @@
 ///
 /// vpmaddwd: the weights packed as [N/8c][K/2][c x 8 x 2] (2 panels of 8
 /// columns, 2 pairs of k: column j's pairs (1, 2) and (3, 4)), nothing to
-/// compensate; a row's 2 bytes sign-extended to i16, as one i32 broadcast
-/// to the 8 lanes; each panel's 16 bytes sign-extended, the pair sums
+/// compensate; the rows sign-extended to i16 once, before the loops, and a
+/// row's pair of k then one i32 broadcast to the 8 lanes; each panel's 16 bytes sign-extended, the pair sums
 /// added to the accumulators (2 rows x 2 panels).
 
 // PAIRS-LABEL: func.func @one_panel
 // PAIRS: %[[PACKED:.*]] = arith.constant dense<{{\[\[\[}}1, 2, 1, 2, {{.*}}], [3, 4, 3, 4, {{.*}}]]]> : tensor<1x2x32xi8>
 // PAIRS-NOT: arith.constant dense<{{.*}}> : tensor<16xi32>
+// PAIRS: %[[ROWS:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<2x4xi8>) outs(%{{.*}} : tensor<2x4xi16>)
+// PAIRS:   arith.extsi {{.*}} : i8 to i16
 // PAIRS: %[[K:.*]]:4 = scf.for {{.*}} -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
-// PAIRS:   %[[A:.*]] = vector.transfer_read %{{.*}} : tensor<2x4xi8>, vector<2xi8>
-// PAIRS:   %[[A16:.*]] = arith.extsi %[[A]] : vector<2xi8> to vector<2xi16>
-// PAIRS:   vector.bitcast %[[A16]] : vector<2xi16> to vector<1xi32>
+// PAIRS:   %[[A:.*]] = vector.transfer_read %[[ROWS]]{{.*}} : tensor<2x4xi16>, vector<2xi16>
+// PAIRS:   vector.bitcast %[[A]] : vector<2xi16> to vector<1xi32>
 // PAIRS:   vector.broadcast {{.*}} : i32 to vector<8xi32>
 // PAIRS:   vector.bitcast {{.*}} : vector<8xi32> to vector<16xi16>
 // PAIRS:   %[[W:.*]] = vector.transfer_read %[[PACKED]]{{.*}} : tensor<1x2x32xi8>, vector<16xi8>

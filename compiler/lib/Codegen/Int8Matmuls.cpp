@@ -135,6 +135,27 @@ Value index(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// `rows` (M x K i8) sign-extended to i16, once before the loops: each k
+/// pair of a row is then one 32-bit word to broadcast, not two bytes to
+/// widen for every panel block.
+Value widenRows(OpBuilder &b, Location loc, Value rows) {
+  auto type = cast<RankedTensorType>(rows.getType());
+  auto wideType = RankedTensorType::get(type.getShape(), b.getI16Type());
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), b.getI16Type());
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, wideType, rows, init,
+             ArrayRef<AffineMap>{identity, identity}, parallel,
+             [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+               Value wide = arith::ExtSIOp::create(
+                   nested, nestedLoc, nested.getI16Type(), args[0]);
+               linalg::YieldOp::create(nested, nestedLoc, wide);
+             })
+      .getResult(0);
+}
+
 /// m rows x c panels: as many accumulators as `dot` allows (for
 /// vpmaddwd, registers for the m broadcast rows come out of them).
 std::pair<int64_t, int64_t> blockShape(int64_t rows, int64_t panels,
@@ -155,6 +176,8 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
   int64_t columns = cast<RankedTensorType>(weights.getType()).getDimSize(1);
   auto [m, c] = blockShape(rows, columns / lanes, dot);
   auto [packed, compensation] = packWeights(rewriter, loc, weights, c, dot);
+  // vpmaddwd's activations: i16, widened once.
+  Value activationRows = dot.unsignedBytes ? lhs : widenRows(rewriter, loc, lhs);
 
   Type i8 = rewriter.getI8Type(), i16 = rewriter.getI16Type(),
        i32 = rewriter.getI32Type();
@@ -163,7 +186,8 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
   // The instruction's operands: bytes, or the bytes sign-extended to i16.
   auto operandType = dot.unsignedBytes ? bytesType
                                        : VectorType::get({lanes * groupSize}, i16);
-  auto groupType = VectorType::get({groupSize}, i8);
+  auto groupType = VectorType::get(
+      {groupSize}, getElementTypeOrSelf(activationRows.getType()));
   Value zeroAcc = arith::ConstantOp::create(
       rewriter, loc, DenseElementsAttr::get(accType, rewriter.getI32IntegerAttr(0)));
   // 0x80 in each byte: u8 = q + 128 is q with its sign bit flipped.
@@ -177,6 +201,11 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
           : Value();
   Value i8Pad = arith::ConstantOp::create(rewriter, loc,
                                           rewriter.getI8IntegerAttr(0));
+  Value i16Pad = dot.unsignedBytes
+                     ? Value()
+                     : arith::ConstantOp::create(
+                           rewriter, loc, rewriter.getI16IntegerAttr(0))
+                           .getResult();
   Value i32Pad = dot.unsignedBytes
                      ? arith::ConstantOp::create(rewriter, loc,
                                                  rewriter.getI32IntegerAttr(0))
@@ -212,14 +241,11 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
     for (int64_t r = 0; r < m; ++r) {
       Value i = arith::AddIOp::create(rewriter, loc, row,
                                       index(rewriter, loc, r));
-      // The row's group of bytes (as i16s for vpmaddwd) is one i32,
+      // The row's group of bytes (of i16s for vpmaddwd) is one i32,
       // broadcast to every lane.
       Value bytes = vector::TransferReadOp::create(
-          rewriter, loc, groupType, lhs, ValueRange{i, k}, i8Pad,
-          ArrayRef<bool>{true});
-      if (!dot.unsignedBytes)
-        bytes = arith::ExtSIOp::create(
-            rewriter, loc, VectorType::get({groupSize}, i16), bytes);
+          rewriter, loc, groupType, activationRows, ValueRange{i, k},
+          dot.unsignedBytes ? i8Pad : i16Pad, ArrayRef<bool>{true});
       Value word = vector::ExtractOp::create(
           rewriter, loc,
           vector::BitCastOp::create(rewriter, loc,
