@@ -6,11 +6,13 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <thread>
 
 using namespace rnnc::bench;
 
@@ -190,6 +192,42 @@ double bestGflops(Fn chains, double flopsPerIteration, int trials) {
   return best;
 }
 
+/// GFLOP/s of `chains` run on two threads at once (each `iterations` rounds
+/// of `flopsPerIteration`, started together), best of `trials`: the peak of
+/// both cores, against which two-thread runs scale.
+template <typename Fn>
+double bestGflopsOnTwoThreads(Fn chains, double flopsPerIteration,
+                              int trials) {
+  int64_t iterations = 1 << 16;
+  for (;;) { // calibrated on one thread, as bestGflops
+    double start = now();
+    sink = chains(iterations);
+    if (now() - start > 0.01 || iterations > (int64_t(1) << 40))
+      break;
+    iterations *= 2;
+  }
+  iterations *= 5;
+  double best = 0;
+  for (int t = 0; t < trials; ++t) {
+    std::atomic<int> ready{0};
+    auto run = [&] {
+      ready.fetch_add(1);
+      while (ready.load() < 2)
+        ;
+      int64_t count = iterations;
+      asm volatile("" : "+r"(count));
+      sink = chains(count);
+    };
+    double start = now();
+    std::thread other(run);
+    run();
+    other.join();
+    double seconds = now() - start;
+    best = std::max(best, 2 * flopsPerIteration * iterations / seconds / 1e9);
+  }
+  return best;
+}
+
 /// GFLOP/s of matmulKernel512, best of 7; 0 if its product is wrong (a
 /// figure is only worth something if the kernel computed the product).
 double measureMatmulKernel512() {
@@ -268,6 +306,12 @@ MachineInfo rnnc::bench::probeMachine() {
   }
   if (info.avx2)
     info.peakAvx2 = bestGflops(fmaChains256, kChains256 * 8 * 2.0, 7);
+  if (info.avx512)
+    info.peakTwoCores =
+        bestGflopsOnTwoThreads(fmaChains512, kChains512 * 16 * 2.0, 7);
+  else if (info.avx2)
+    info.peakTwoCores =
+        bestGflopsOnTwoThreads(fmaChains256, kChains256 * 8 * 2.0, 7);
   if (info.avx512 && __builtin_cpu_supports("avx512bf16"))
     info.peakBF16 = bestGflops(bf16Chains512, kChains512 * 16 * 4.0, 7);
   if (info.avx512 && __builtin_cpu_supports("avx512vnni"))

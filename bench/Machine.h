@@ -23,6 +23,9 @@ struct MachineInfo {
   bool avx2 = false;     ///< avx2 and fma
   double peakAvx512 = 0; ///< GFLOP/s, best of several measurements; 0: none
   double peakAvx2 = 0;   ///< GFLOP/s
+  /// The FMA peak of two threads at once (the wider unit), GFLOP/s: what
+  /// two-thread runs scale against.
+  double peakTwoCores = 0;
   /// Measured like the FMA peaks, 0 without the instruction: vdpbf16ps
   /// (AVX512_BF16: 2 products and 2 adds per 32-bit lane, GFLOP/s) and
   /// vpdpbusd (AVX512_VNNI: 4 products and 4 adds per lane, Gop/s).

@@ -207,6 +207,11 @@ void printVariants(llvm::raw_ostream &os, const RunInfo &info,
          << ", vs PyTorch "
          << mean([](const Row &r) { return r.speedup(Impl::Torch); });
     }
+    const MachineInfo &m = info.machine;
+    if (members.front()->config.threads > 1 && m.peakTwoCores > 0 &&
+        m.peak() > 0)
+      os << " (the FMA peak on two threads: "
+         << format("%.2fx", m.peakTwoCores / m.peak()) << " one core's)";
     os << "\n";
   }
 }
@@ -229,6 +234,11 @@ void rnnc::bench::printMarkdown(llvm::raw_ostream &os, const RunInfo &info,
      << format("%.1f", m.peakAvx512) << " GFLOP/s, AVX2 "
      << format("%.1f", m.peakAvx2) << " GFLOP/s; % peak uses "
      << format("%.1f", peak) << "\n";
+  if (m.peakTwoCores > 0)
+    os << "- FP32 FMA peak, two threads at once (best of 7): "
+       << format("%.1f", m.peakTwoCores) << " GFLOP/s ("
+       << format("%.2f", peak > 0 ? m.peakTwoCores / peak : 0)
+       << "x one core): the ceiling of `2T`'s speed-up\n";
   if (m.matmulKernelAvx512 > 0)
     os << "- Matmul kernel on cached operands (rnnc's 4x64 AVX-512 register "
           "block, loads included; best of 7): "
@@ -435,6 +445,7 @@ void rnnc::bench::writeJson(llvm::raw_ostream &os, const RunInfo &info,
       j.attribute("peak_bf16_gflops", m.peakBF16);
       j.attribute("peak_int8_gops", m.peakInt8);
       j.attribute("peak_int16_pairs_gops", m.peakInt16Pairs);
+      j.attribute("peak_two_cores_gflops", m.peakTwoCores);
       j.attribute("matmul_kernel_avx512_gflops", m.matmulKernelAvx512);
       j.attribute("load_average", m.loadAverage);
       j.attribute("pinned_cpu", info.pinnedCpu);

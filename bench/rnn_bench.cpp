@@ -547,7 +547,7 @@ int main(int argc, char **argv) {
     info.pinnedCpu = std::to_string(cpu);
   }
   if (!checkOnly) {
-    llvm::errs() << "measuring the FMA, bf16 and int8 peaks...\n";
+    llvm::errs() << "measuring the FMA (one and two cores), bf16 and int8 peaks...\n";
     info.machine = probeMachine();
   }
   info.onednn = noOneDnn ? "oneDNN: left out" : oneDnnDescription();
