@@ -165,11 +165,8 @@ __attribute__((target("avx512f"))) float matmulKernel512(int64_t iterations) {
 
 volatile float sink; // keeps the benchmarks' results alive
 
-/// Best GFLOP/s of `trials` runs of `chains` (which does `flopsPerIteration`
-/// per iteration).
-template <typename Fn>
-double bestGflops(Fn chains, double flopsPerIteration, int trials) {
-  // Calibrate to ~50 ms per trial.
+/// Iterations of `chains` that take about 50 ms on one thread.
+template <typename Fn> int64_t calibrate(Fn chains) {
   int64_t iterations = 1 << 16;
   for (;;) {
     double start = now();
@@ -179,6 +176,14 @@ double bestGflops(Fn chains, double flopsPerIteration, int trials) {
     iterations *= 2;
   }
   iterations *= 5;
+  return iterations;
+}
+
+/// Best GFLOP/s of `trials` runs of `chains` (which does `flopsPerIteration`
+/// per iteration).
+template <typename Fn>
+double bestGflops(Fn chains, double flopsPerIteration, int trials) {
+  int64_t iterations = calibrate(chains);
   double best = 0;
   for (int t = 0; t < trials; ++t) {
     // An opaque copy of the count: the call cannot be hoisted or merged.
@@ -198,15 +203,7 @@ double bestGflops(Fn chains, double flopsPerIteration, int trials) {
 template <typename Fn>
 double bestGflopsOnTwoThreads(Fn chains, double flopsPerIteration,
                               int trials) {
-  int64_t iterations = 1 << 16;
-  for (;;) { // calibrated on one thread, as bestGflops
-    double start = now();
-    sink = chains(iterations);
-    if (now() - start > 0.01 || iterations > (int64_t(1) << 40))
-      break;
-    iterations *= 2;
-  }
-  iterations *= 5;
+  int64_t iterations = calibrate(chains);
   double best = 0;
   for (int t = 0; t < trials; ++t) {
     std::atomic<int> ready{0};
