@@ -184,7 +184,7 @@ func.func @int8_weights(%x: tensor<4x256xf32>, %w: tensor<256x64xi8>) -> tensor<
 
 // -----
 
-/// i8 x i8 -> i32 (dynamic int8 activations where rnn-vnni-matmuls does not
+/// i8 x i8 -> i32 (dynamic int8 activations where rnn-int8-matmuls does not
 /// apply: K not a multiple of 4, or no VNNI): both factors widened (signed)
 /// to i32 where they are read, exact int32 sums.
 

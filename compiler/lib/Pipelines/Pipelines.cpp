@@ -16,10 +16,11 @@ using namespace mlir;
 
 namespace {
 
-/// rnn on tensors -> the entry point with cells in linalg, on tensors.
+/// rnn on tensors -> the entry point with cells in linalg, on tensors ({4}:
+/// kSplitInputProjection or nothing).
 constexpr llvm::StringLiteral kToLinalg =
     "rnn-expand-bidirectional,canonicalize,rnn-runtime-rows,"
-    "rnn-create-entry-point,"
+    "rnn-create-entry-point,{4}"
     "convert-rnn-scan-to-scf{{time-block-bytes={0} time-block-rows={1} "
     "ram-lean={2} last-row-copies={3}},"
     "convert-rnn-to-linalg{{fuse-projections={3}},"
@@ -28,8 +29,8 @@ constexpr llvm::StringLiteral kToLinalg =
 /// For speed, the input projection of every step is one matmul over the
 /// whole sequence (or block of steps) before the recurrence; RAM-lean code
 /// keeps it in each step, so no buffer grows with T.
-constexpr llvm::StringLiteral kHoistInputProjection =
-    "rnn-hoist-input-projection";
+constexpr llvm::StringLiteral kSplitInputProjection =
+    "rnn-split-input-projection,";
 
 /// Batch 1 runs a piece of the input projection in the loop over k of each
 /// step's recurrent matmul (CodegenOptions::overlapInputProjection): pieces
@@ -132,10 +133,9 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
   bool leanScalar = options.ramLean && options.scalarMatmuls;
   addPipeline(pm, llvm::formatv(kToLinalg.data(), options.timeBlockBytes,
                                 options.timeBlockRows, options.ramLean,
-                                leanScalar)
+                                leanScalar,
+                                options.ramLean ? "" : kSplitInputProjection)
                       .str());
-  if (!options.ramLean)
-    addPipeline(pm, kHoistInputProjection);
   if (options.path == CodegenPath::LLVM && !options.scalarMatmuls) {
     if (options.overlapInputProjection && !options.ramLean)
       addPipeline(pm, llvm::formatv(kOverlapInputProjection.data(),

@@ -3,6 +3,7 @@
 #include "rnn/IR/RNNOps.h"
 #include "rnn/IR/RNNShapes.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -304,6 +305,56 @@ LogicalResult SelectLastCarryOp::verify() {
                        "'seq_lengths' (")
            << formatShape(lengths) << ") and have features, got "
            << getInitial().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ProjectOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ProjectOp::verify() {
+  RankedTensorType input = tensorType(getInput()),
+                   kernel = tensorType(getKernel()),
+                   result = tensorType(getResult());
+  if (input.getRank() == 0)
+    return emitOpError("expects an input of rank >= 1, got a scalar");
+  if (kernel.getRank() != 2)
+    return emitOpError("expects a kernel of rank 2 (input features by "
+                       "columns), got rank ")
+           << kernel.getRank();
+  int64_t features = input.getShape().back(), columns = kernel.getDimSize(1);
+  if (kernel.getDimSize(0) != features)
+    return emitOpError("expects a kernel of ")
+           << features << " rows (the input's features), got "
+           << kernel.getDimSize(0);
+  SmallVector<int64_t> shape(input.getShape());
+  shape.back() = columns;
+  if (result.getShape() != ArrayRef<int64_t>(shape))
+    return emitOpError("expects a result of shape ")
+           << formatShape(shape) << " (the input's rows by the kernel's "
+           << "columns), got " << formatShape(result.getShape());
+  Type element = input.getElementType();
+  if (result.getElementType() != element)
+    return emitOpError("expects a result of the input's element type ")
+           << element << ", got " << result.getElementType();
+  Type weights = kernel.getElementType();
+  bool int8 = isInt8PerChannelType(weights);
+  if (getDynamicInt8() && !int8)
+    return emitOpError("expects an int8 kernel with 'dynamic_int8', got ")
+           << weights;
+  if (int8) {
+    auto quant = cast<quant::UniformQuantizedPerAxisType>(weights);
+    if (quant.getQuantizedDimension() != 1 ||
+        int64_t(quant.getScales().size()) != columns)
+      return emitOpError("expects an int8 kernel quantized along its last "
+                         "dim with one scale per column (")
+             << columns << "), got axis " << quant.getQuantizedDimension()
+             << " with " << quant.getScales().size() << " scales";
+  }
+  if (weights != element && !((int8 || weights.isBF16()) && element.isF32()))
+    return emitOpError("expects a kernel of the input's element type ")
+           << element << " (or, with f32 input, bf16 or int8), got "
+           << weights;
   return success();
 }
 

@@ -87,3 +87,20 @@ func.func @not_fused(%x: tensor<4x3xf32>, %c: tensor<4x4xf32>, %h: tensor<4x4xf3
       : tensor<4x3xf32>, tensor<4x4xf32>, tensor<3x12xf32>, tensor<4x12xf32>
   return %h1, %hs1, %hg1, %hw1 : tensor<4x4xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4x1xf32>
 }
+
+// -----
+
+/// Not fused either: an LSTM whose input is projected already
+/// (projected_input): only its recurrent product is in the step.
+
+// CHECK-LABEL: func.func @projected_input(
+// CHECK-SAME: %[[GX:[^:]+]]: tensor<2x8xf32>, %{{[^:]+}}: tensor<2x2xf32>, %[[H:[^:]+]]: tensor<2x2xf32>
+// CHECK: linalg.matmul ins(%[[H]], %{{.*}} : tensor<2x2xf32>, tensor<2x8xf32>)
+// CHECK-NOT: linalg.matmul
+// CHECK: tensor.extract_slice %[[GX]][0, 0] [2, 2] [1, 1]
+func.func @projected_input(%gx: tensor<2x8xf32>, %c: tensor<2x2xf32>, %h: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %wi = arith.constant dense<0.5> : tensor<3x8xf32>
+  %wh = arith.constant dense<0.25> : tensor<2x8xf32>
+  %c1, %h1 = rnn.lstm_cell(%gx, %c, %h) kernels(%wi, %wh) projected_input : tensor<2x8xf32>, tensor<2x2xf32>, tensor<3x8xf32>, tensor<2x8xf32>
+  return %h1 : tensor<2x2xf32>
+}

@@ -913,3 +913,95 @@ func.func @negative_shared_k_matmuls_dynamic(%a: tensor<?x16xf32>, %b: tensor<16
   %0:2 = rnn.shared_k_matmuls ins(%a, %b : tensor<?x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x64xf32>) outs(%g : tensor<1x64xf32>)
   return
 }
+
+// -----
+
+/// A projected input (projected_input) is the step's product by `wi`: G*H
+/// features, and never with bf16 compute.
+func.func @negative_projected_input_features(%x: tensor<2x5xf32>, %h: tensor<2x4xf32>, %wi: tensor<5x12xf32>, %wh: tensor<4x12xf32>) {
+  // expected-error @+1 {{'rnn.gru_cell' op expects a projected input of 12 features (3 gates x 4 features), got 5}}
+  %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) projected_input : tensor<2x5xf32>, tensor<2x4xf32>, tensor<5x12xf32>, tensor<4x12xf32>
+  return
+}
+
+// -----
+
+func.func @negative_projected_input_bf16_compute(%x: tensor<2x12xf32>, %h: tensor<2x4xf32>, %wi: tensor<5x12xf32>, %wh: tensor<4x12xf32>) {
+  // expected-error @+1 {{'rnn.gru_cell' op expects no 'compute_type' with 'projected_input' (bf16 compute rounds the input before its product)}}
+  %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) projected_input {compute_type = bf16, carry_type = bf16} : tensor<2x12xf32>, tensor<2x4xf32>, tensor<5x12xf32>, tensor<4x12xf32>
+  return
+}
+
+// -----
+
+/// A projected input still checks `wi`'s columns.
+func.func @negative_projected_input_kernel_columns(%x: tensor<2x12xf32>, %h: tensor<2x4xf32>, %wi: tensor<5x8xf32>, %wh: tensor<4x12xf32>) {
+  // expected-error @+1 {{'rnn.gru_cell' op expects 'wi' of shape 5x12 (input features by 3 gates x 4 features), got 5x8}}
+  %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) projected_input : tensor<2x12xf32>, tensor<2x4xf32>, tensor<5x8xf32>, tensor<4x12xf32>
+  return
+}
+
+// -----
+
+/// rnn.project: rows of the input times a kernel.
+func.func @negative_project_scalar(%x: tensor<f32>, %w: tensor<1x4xf32>) {
+  // expected-error @+1 {{'rnn.project' op expects an input of rank >= 1, got a scalar}}
+  %0 = rnn.project %x kernel(%w) : tensor<f32>, tensor<1x4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_kernel_rank(%x: tensor<2x3xf32>, %w: tensor<3x4x1xf32>) {
+  // expected-error @+1 {{'rnn.project' op expects a kernel of rank 2 (input features by columns), got rank 3}}
+  %0 = rnn.project %x kernel(%w) : tensor<2x3xf32>, tensor<3x4x1xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_kernel_rows(%x: tensor<2x3xf32>, %w: tensor<5x4xf32>) {
+  // expected-error @+1 {{'rnn.project' op expects a kernel of 3 rows (the input's features), got 5}}
+  %0 = rnn.project %x kernel(%w) : tensor<2x3xf32>, tensor<5x4xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_result_shape(%x: tensor<2x7x3xf32>, %w: tensor<3x4xf32>) {
+  // expected-error @+1 {{'rnn.project' op expects a result of shape 2x7x4 (the input's rows by the kernel's columns), got 14x4}}
+  %0 = rnn.project %x kernel(%w) : tensor<2x7x3xf32>, tensor<3x4xf32> -> tensor<14x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_result_type(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) {
+  // expected-error @+1 {{'rnn.project' op expects a result of the input's element type 'f32', got 'f16'}}
+  %0 = rnn.project %x kernel(%w) : tensor<2x3xf32>, tensor<3x4xf32> -> tensor<2x4xf16>
+  return
+}
+
+// -----
+
+func.func @negative_project_dynamic_int8_float_kernel(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) {
+  // expected-error @+1 {{'rnn.project' op expects an int8 kernel with 'dynamic_int8', got 'f32'}}
+  %0 = rnn.project %x kernel(%w) dynamic_int8 : tensor<2x3xf32>, tensor<3x4xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_int8_axis(%x: tensor<2x3xf32>, %w: tensor<3x2x!quant.uniform<i8<-127:127>:f32:0, {0.5,0.25,1.0}>>) {
+  // expected-error @+1 {{'rnn.project' op expects an int8 kernel quantized along its last dim with one scale per column (2), got axis 0 with 3 scales}}
+  %0 = rnn.project %x kernel(%w) : tensor<2x3xf32>, tensor<3x2x!quant.uniform<i8<-127:127>:f32:0, {0.5,0.25,1.0}>> -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_kernel_type(%x: tensor<2x3xf16>, %w: tensor<3x4xbf16>) {
+  // expected-error @+1 {{'rnn.project' op expects a kernel of the input's element type 'f16' (or, with f32 input, bf16 or int8), got 'bf16'}}
+  %0 = rnn.project %x kernel(%w) : tensor<2x3xf16>, tensor<3x4xbf16> -> tensor<2x4xf16>
+  return
+}

@@ -346,21 +346,6 @@ def RNNInterleaveMathLoopsPass : Pass<"rnn-interleave-math-loops"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
-def RNNHoistInputProjectionPass : Pass<"rnn-hoist-input-projection"> {
-  let summary = "compute every step's input matmul in one matmul before the loop";
-  let description = [{
-    A cell's input-side matmul reads the input at one time step, which is
-    known before the recurrence starts. Each `linalg.matmul` of a zero
-    accumulator whose left operand is a time slice of a sequence (possibly
-    reshaped) becomes a slice of one matmul over the whole sequence,
-    computed once after the sequence is defined: T small matmuls become one
-    large, efficient one, and the loop keeps only the recurrent matmul.
-    Each element still sums over the same products in the same order.
-  }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
-                           "mlir::arith::ArithDialect"];
-}
-
 def RNNOverlapInputProjectionPass : Pass<"rnn-overlap-input-projection"> {
   let summary = "compute a batch-1 input projection piece by piece, beside the recurrence";
   let description = [{

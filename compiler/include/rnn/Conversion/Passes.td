@@ -21,7 +21,7 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
     `time-block-bytes`), the loop runs over blocks of steps whose outputs
     take at least `time-block-bytes` and that hold at least
     `time-block-rows` rows (batch x steps), and each block reads its own
-    slice of the input. Work hoisted out of the steps (the input
+    slice of the input. Work done once for the steps (the input
     projection) then covers one block, and its result is still in cache
     when the steps read it, instead of going through memory for the whole
     sequence; with enough rows, a block's projection still reads its
@@ -41,9 +41,21 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
     then the first r - 1 from there. The work follows the sum of the
     lengths.
 
+    A scan whose input is an `rnn.project` (its cell's input product, put
+    there by `--rnn-split-input-projection`) computes it per loop over
+    steps on the input that loop reads: before the loop on the rows'
+    whole input, or in each block of steps on the block's slice (after the
+    flip, with which it commutes). Steps outside such a loop (the
+    remainder after blocks, blocks of run-time steps of one iteration,
+    rows in blocks) use the loop's projection of the whole input when
+    there is one, else project the whole input once before them, except
+    in a block of rows, where each step projects its own input (as it
+    does in RAM-lean code). The op is row-wise, so this needs no
+    knowledge of what it computes.
+
     With `ram-lean` (rnnc's `--optimize=ram`), the scratch memory must not
     grow with T: the time loop never runs in blocks of steps (nothing is
-    hoisted out of it to cover a block), and `reverse` with lengths reads
+    done once to cover a block), and `reverse` with lengths reads
     each row's step in place (step t of a row of length L reads the input
     at L - 1 - t, and t itself beyond L) instead of a flipped copy of the
     whole input.
@@ -71,8 +83,12 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
     Every cell op becomes its two fused matmuls (`linalg.matmul` on the
     batch dims collapsed to one), bias additions, and one element-wise
     `linalg.generic` with the gate maths; ConvLSTM uses linalg convolutions
-    with SAME padding. `rnn.merge` becomes tensor inserts (concat) or an
-    element-wise `linalg.generic`. Works on tensors, before bufferization.
+    with SAME padding. A cell with `projected_input` computes only its
+    recurrent matmul and reads its input's gate blocks. `rnn.project`
+    becomes the matmul (or the dynamic int8 chain) the cell's input product
+    would have been, on its rows folded into one dim. `rnn.merge` becomes
+    tensor inserts (concat) or an element-wise `linalg.generic`. Works on
+    tensors, before bufferization.
 
     With `fuse-projections` (set for RAM-lean code with scalar register
     blocks), an LSTM cell whose kernels and biases are f32 constants

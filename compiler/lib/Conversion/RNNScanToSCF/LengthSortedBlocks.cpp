@@ -176,7 +176,8 @@ SmallVector<Value> runShrinkingRows(ScanLowering &scan, OpBuilder &b,
         tensor::ExtractOp::create(b, loc, block.lengths,
                                   ValueRange{constant(r - 1)}));
     Value phaseInput = leadingRows(b, loc, block.input, batchAxis, r);
-    StepRows phaseRows{phaseInput, leadingRows(b, loc, block.lengths, 0, r), r};
+    StepRows phaseRows{phaseInput, leadingRows(b, loc, block.lengths, 0, r), r,
+                       /*inRowLoop=*/true};
     SmallVector<Value> phase;
     for (auto [i, value] : llvm::enumerate(state))
       phase.push_back(
@@ -196,8 +197,9 @@ SmallVector<Value> runShrinkingRows(ScanLowering &scan, OpBuilder &b,
     start = arith::MaxSIOp::create(
         b, loc, start, arith::MulIOp::create(b, loc, blocks, constant(grain)));
   }
+  // (Each of them projects its own input: the block is a loop's.)
   for (int64_t t = mainSteps; t < steps; ++t)
-    state = scan.step(b, block, b.getIndexAttr(t), block.input,
+    state = scan.step(b, block, b.getIndexAttr(t), StepSequence{block.input},
                       b.getIndexAttr(t), state);
   return state;
 }
@@ -241,7 +243,8 @@ ScanLowering::Finished mlir::rnn::runLengthSortedBlocks(ScanLowering &scan,
                           /*toBlock=*/true);
         };
         Value blockInput = gather(batch.input, batchAxis);
-        StepRows block{blockInput, gather(batch.lengths, 0), blockRows};
+        StepRows block{blockInput, gather(batch.lengths, 0), blockRows,
+                       /*inRowLoop=*/true};
         SmallVector<Value> blockInit;
         for (Value carry : init)
           blockInit.push_back(gather(carry, 0));

@@ -33,6 +33,7 @@ struct LowerScan : OpRewritePattern<ScanOp> {
   LogicalResult matchAndRewrite(ScanOp op,
                                 PatternRewriter &rewriter) const override {
     ScanLowering scan(op, options);
+    auto projection = op.getInput().getDefiningOp<ProjectOp>();
     StepRows batch = scan.wholeBatch(rewriter);
     auto initialState = [&] {
       return scan.initialState(rewriter, batch.count, op.getInit(),
@@ -53,6 +54,9 @@ struct LowerScan : OpRewritePattern<ScanOp> {
       finished =
           scan.finish(scan.runSteps(rewriter, batch, initialState(), Value()));
     rewriter.replaceOp(op, scan.replacements(rewriter, finished));
+    // The loops projected the slices they read; the whole is unused now.
+    if (projection && projection->use_empty())
+      rewriter.eraseOp(projection);
     return success();
   }
 };

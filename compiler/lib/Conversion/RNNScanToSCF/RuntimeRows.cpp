@@ -4,7 +4,7 @@
 // [0, rows) of the first batch dim run. As for `steps`, the loops have
 // run-time bounds and their blocks static sizes: one block of rows per set
 // binary digit of `rows` (a loop of zero or one iteration each), so every
-// block's body has static types (the hoisted input projection and the
+// block's body has static types (a projected input and the
 // matmuls of the cells keep their static codegen) and the work follows the
 // actual rows (RowBlocks.h, shared with rnn-runtime-rows, which does the
 // same for the layers after). The rows beyond `rows` are left undefined.
@@ -49,7 +49,7 @@ ScanLowering::Finished mlir::rnn::runRuntimeRows(ScanLowering &scan,
       b, loc, op.getRows(), batch.count, results,
       [&](OpBuilder &nb, Value row, int64_t size, ValueRange batchArgs) {
         StepRows block{extractRows(nb, loc, batch.input, batchAxis, row, size),
-                       Value(), size};
+                       Value(), size, /*inRowLoop=*/true};
         SmallVector<Value> blockInit;
         for (Value carry : init)
           blockInit.push_back(extractRows(nb, loc, carry, 0, row, size));

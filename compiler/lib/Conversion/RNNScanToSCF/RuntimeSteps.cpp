@@ -2,9 +2,8 @@
 //
 // With `steps`, the scan's tensors keep the maximum T but only `steps`
 // steps run. The loops have run-time bounds, their blocks static sizes: a
-// block's input slice has a static shape, so rnn-hoist-input-projection
-// computes the input projection once per block, for exactly the steps that
-// run. Blocks of kRuntimeStepBlock steps cover all but `steps mod
+// block's input slice has a static shape, so a projected input (rnn.project)
+// is computed once per block, for exactly the steps that run. Blocks of kRuntimeStepBlock steps cover all but `steps mod
 // kRuntimeStepBlock`; that remainder runs as at most one block of each
 // smaller power of two (a loop of zero or one iteration each).
 //
@@ -37,10 +36,11 @@ SmallVector<Value> runStepBlocks(ScanLowering &scan, OpBuilder &b,
   auto loop = scf::ForOp::create(
       b, loc, lb, ub, blockSize, state,
       [&](OpBuilder &nb, Location, Value first, ValueRange blockArgs) {
-        Value sequence = scan.inputBlock(nb, rows, first, block);
+        Value input = scan.inputBlock(nb, rows, first, block);
         // The unrolled steps from `first + local` on (canonicalization
-        // folds constant offsets into the slices).
-        auto unrolled = [&](OpBuilder &sb, Value local, ValueRange iterArgs) {
+        // folds constant offsets into the slices), reading `sequence`.
+        auto unrolled = [&](OpBuilder &sb, StepSequence sequence, Value local,
+                            ValueRange iterArgs) {
           SmallVector<Value> current(iterArgs);
           for (int64_t k = 0; k < unroll; ++k) {
             Value l = k == 0 ? local
@@ -53,18 +53,23 @@ SmallVector<Value> runStepBlocks(ScanLowering &scan, OpBuilder &b,
           }
           return current;
         };
+        // A block of one iteration is no loop over steps: each step
+        // projects its own input.
         if (block == unroll) {
-          scf::YieldOp::create(nb, loc,
-                               unrolled(nb, arith::ConstantIndexOp::create(nb, loc, 0),
-                                        blockArgs));
+          scf::YieldOp::create(
+              nb, loc,
+              unrolled(nb, StepSequence{input},
+                       arith::ConstantIndexOp::create(nb, loc, 0), blockArgs));
           return;
         }
         Value begin = arith::ConstantIndexOp::create(nb, loc, 0);
         Value stride = arith::ConstantIndexOp::create(nb, loc, unroll);
+        StepSequence sequence = scan.forSteps(nb, input);
         auto stepLoop = scf::ForOp::create(
             nb, loc, begin, blockSize, stride, blockArgs,
             [&](OpBuilder &sb, Location, Value iv, ValueRange iterArgs) {
-              scf::YieldOp::create(sb, loc, unrolled(sb, iv, iterArgs));
+              scf::YieldOp::create(sb, loc,
+                                   unrolled(sb, sequence, iv, iterArgs));
             });
         scf::YieldOp::create(nb, loc, stepLoop.getResults());
       });

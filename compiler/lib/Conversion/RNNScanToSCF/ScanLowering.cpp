@@ -146,13 +146,35 @@ RankedTensorType mlir::rnn::withRows(Type type, int64_t axis, int64_t rows) {
 }
 
 ScanLowering::ScanLowering(ScanOp op, const ScanLoweringOptions &options)
-    : op(op), loc(op.getLoc()), timeAxis(op.getTimeAxis()), options(options),
+    : op(op), projection(op.getInput().getDefiningOp<ProjectOp>()),
+      loc(op.getLoc()), timeAxis(op.getTimeAxis()), options(options),
       captureCarry(op.getSeqLengths() && !op.getFinalCarry().empty()),
       reversedIndex(op.getReverse() && !op.getSeqLengths()),
       reversedRows(op.getReverse() && op.getSeqLengths() && options.ramLean) {}
 
+StepSequence ScanLowering::forSteps(OpBuilder &b, Value sequence) {
+  if (!projection || options.ramLean)
+    return {sequence};
+  return {project(b, sequence), /*projected=*/true};
+}
+
+Value ScanLowering::project(OpBuilder &b, Value rows) {
+  auto type = cast<RankedTensorType>(rows.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() = cast<RankedTensorType>(projection.getResult().getType())
+                     .getShape()
+                     .back();
+  return ProjectOp::create(b, projection.getLoc(),
+                           RankedTensorType::get(shape, type.getElementType()),
+                           rows, projection.getKernel(),
+                           projection.getDynamicInt8Attr());
+}
+
 StepRows ScanLowering::wholeBatch(OpBuilder &b) {
-  Value input = op.getInput(), lengths = op.getSeqLengths();
+  // The input before its projection: flipped (a row-wise op commutes with
+  // the flip) and sliced by the loops, which project what they read.
+  Value input = projection ? projection.getInput() : op.getInput();
+  Value lengths = op.getSeqLengths();
   if (op.getReverse() && lengths && !options.ramLean)
     input = FlipSequencesOp::create(b, loc, input.getType(), input, lengths,
                                     op.getNumBatchDims(), op.getTimeMajor());
@@ -296,7 +318,7 @@ Value ScanLowering::timeAsI32(OpBuilder &b, OpFoldResult t) {
 }
 
 SmallVector<Value> ScanLowering::step(OpBuilder &b, const StepRows &rows,
-                                      OpFoldResult t, Value sequence,
+                                      OpFoldResult t, StepSequence sequence,
                                       OpFoldResult local, ValueRange state) {
   size_t numCarries = op.getCarryArgs().size();
   ValueRange carries = state.take_front(numCarries);
@@ -305,7 +327,10 @@ SmallVector<Value> ScanLowering::step(OpBuilder &b, const StepRows &rows,
 
   IRMapping mapping;
   mapping.map(op.getCarryArgs(), carries);
-  mapping.map(op.getStepInputArg(), stepInput(b, rows, sequence, local));
+  Value input = stepInput(b, rows, sequence.values, local);
+  if (projection && !sequence.projected)
+    input = project(b, input);
+  mapping.map(op.getStepInputArg(), input);
   Block &body = op.getBody().front();
   int64_t batch = carryType(0).getDimSize(0);
   for (Operation &nested : body.without_terminator()) {
@@ -419,11 +444,13 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b, const StepRows &rows,
   int64_t mainSteps = loopSteps();
   if (mainSteps == unroll && !activeSteps)
     mainSteps = 0;
+  // The projection of the rows' whole input, when the loop made one.
+  StepSequence whole;
   if (mainSteps > 0) {
     // The unrolled steps from `first` on, with their inputs taken from
     // `sequence` from step `local` on.
-    auto unrolled = [&](OpBuilder &nb, Value first, Value sequence, Value local,
-                        ValueRange iterArgs) {
+    auto unrolled = [&](OpBuilder &nb, Value first, StepSequence sequence,
+                        Value local, ValueRange iterArgs) {
       SmallVector<Value> current(iterArgs);
       for (int64_t k = 0; k < unroll; ++k) {
         OpFoldResult t = first, l = local;
@@ -449,23 +476,25 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b, const StepRows &rows,
       ub = arith::MinUIOp::create(b, loc, activeSteps, ub);
     scf::ForOp loop;
     if (block == mainSteps) {
+      whole = forSteps(b, rows.input);
       loop = scf::ForOp::create(
           b, loc, start, ub, stride, state,
           [&](OpBuilder &nb, Location, Value iv, ValueRange iterArgs) {
             scf::YieldOp::create(nb, loc,
-                                 unrolled(nb, iv, rows.input, iv, iterArgs));
+                                 unrolled(nb, iv, whole, iv, iterArgs));
           });
     } else {
       // Blocks of steps, each with its own slice of the input, so that
-      // work hoisted out of the step loop (the input projection) covers
-      // one block and stays in cache until its steps read it.
+      // work done once for the steps of a block (the input projection)
+      // covers one block and stays in cache until its steps read it.
       Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
       loop = scf::ForOp::create(
           b, loc, start, ub, blockSize, state,
           [&](OpBuilder &nb, Location, Value first, ValueRange blockArgs) {
-            Value sequence = inputBlock(nb, rows, first, block);
+            Value input = inputBlock(nb, rows, first, block);
             Value inner = arith::ConstantIndexOp::create(nb, loc, block);
             Value begin = arith::ConstantIndexOp::create(nb, loc, 0);
+            StepSequence sequence = forSteps(nb, input);
             auto stepLoop = scf::ForOp::create(
                 nb, loc, begin, inner, stride, blockArgs,
                 [&](OpBuilder &sb, Location, Value iv, ValueRange iterArgs) {
@@ -478,10 +507,15 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b, const StepRows &rows,
     }
     state.assign(loop.getResults().begin(), loop.getResults().end());
   }
-  if (range.remainder)
+  if (range.remainder && mainSteps < steps) {
+    // The steps after the loop read the loop's projection of the whole
+    // input, or one of their own (each step's in a block of rows).
+    StepSequence rest = whole.values ? whole
+                        : rows.inRowLoop ? StepSequence{rows.input}
+                                         : forSteps(b, rows.input);
     for (int64_t t = mainSteps; t < steps; ++t)
-      state = step(b, rows, b.getIndexAttr(t), rows.input, b.getIndexAttr(t),
-                   state);
+      state = step(b, rows, b.getIndexAttr(t), rest, b.getIndexAttr(t), state);
+  }
   return state;
 }
 

@@ -53,9 +53,22 @@ struct ScanLoweringOptions {
 /// The rows a run of steps works on: the whole batch, or a block of its
 /// rows (then the body's batch-sized types are narrowed to `count`).
 struct StepRows {
-  Value input;   ///< these rows' input, in processing order
+  Value input;   ///< these rows' input, in processing order (not projected)
   Value lengths; ///< their sequence lengths; null without seq_lengths
   int64_t count; ///< how many rows (the leading dim of the carries)
+  /// The rows are one block of a loop over blocks of rows: steps outside
+  /// a time loop then project their own inputs, since projecting all the
+  /// rows' steps for them would be done again for every block.
+  bool inRowLoop = false;
+};
+
+/// Where steps take their inputs from: a sequence (the rows' input, or a
+/// block of its steps), either projected already (the scan's rnn.project
+/// computed on it once, for all its steps) or not (each step then projects
+/// its own input when the scan's input is an rnn.project).
+struct StepSequence {
+  Value values;
+  bool projected = false;
 };
 
 /// Where `ScanLowering::runSteps` starts (a multiple of the iteration or
@@ -88,6 +101,13 @@ public:
     Value outputs;
     SmallVector<Value> finals;
   };
+
+  /// The sequence the steps of a time loop take their inputs from:
+  /// `sequence` projected here, before the loop, when the scan's input is
+  /// an rnn.project (a row-wise op, so the projection of a block of steps
+  /// is that block of the projection), except in RAM-lean code, where each
+  /// step projects its own input; otherwise `sequence` as is.
+  StepSequence forSteps(OpBuilder &b, Value sequence);
 
   /// The whole batch, its input in processing order: reversed with lengths,
   /// an rnn.flip_sequences of the input (except RAM-lean, where each step
@@ -136,7 +156,8 @@ public:
   /// One time step of `rows` at time `t`, its input step `local` of
   /// `sequence` (their input, or a block of its steps).
   SmallVector<Value> step(OpBuilder &b, const StepRows &rows, OpFoldResult t,
-                          Value sequence, OpFoldResult local, ValueRange state);
+                          StepSequence sequence, OpFoldResult local,
+                          ValueRange state);
 
   /// Runs the scan's steps for `rows` on `state`: a loop over the steps that
   /// `unroll` divides, in blocks of steps for long sequences, then the
@@ -169,6 +190,10 @@ private:
   /// is the input at L - 1 - t, and at T - 1 + L - t once t >= L.
   Value reversedRowStep(OpBuilder &b, const StepRows &rows, OpFoldResult t);
 
+  /// The scan's projection (`projection`) of `rows`, any slice of its
+  /// input's rows.
+  Value project(OpBuilder &b, Value rows);
+
   /// `size - 1 - t`: step t counted from the end.
   OpFoldResult mirror(OpBuilder &b, OpFoldResult t, int64_t size);
 
@@ -180,6 +205,10 @@ private:
   Value timeAsI32(OpBuilder &b, OpFoldResult t);
 
   ScanOp op;
+  /// The producer of the scan's input when it is the input-side product of
+  /// the body's cell (--rnn-split-input-projection): the loops compute it
+  /// on the slices of its input they read, never whole; null otherwise.
+  ProjectOp projection;
   Location loc;
   int64_t timeAxis;
   ScanLoweringOptions options;

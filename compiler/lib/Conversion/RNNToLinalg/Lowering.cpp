@@ -110,6 +110,20 @@ Value mlir::rnn::emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
 // Gate maths
 //===----------------------------------------------------------------------===//
 
+Value mlir::rnn::kernelStorage(OpBuilder &b, Location loc, Value kernel) {
+  auto type = cast<RankedTensorType>(kernel.getType());
+  auto quant =
+      dyn_cast<quant::UniformQuantizedPerAxisType>(type.getElementType());
+  if (!quant)
+    return kernel;
+  auto storageType = type.clone(quant.getStorageType());
+  // MLIRGen's form: an i8 constant cast to the quantized type.
+  if (auto cast = kernel.getDefiningOp<quant::StorageCastOp>();
+      cast && cast.getInput().getType() == storageType)
+    return cast.getInput();
+  return quant::StorageCastOp::create(b, loc, storageType, kernel);
+}
+
 std::pair<Value, Value> mlir::rnn::splitInt8Kernel(OpBuilder &b, Location loc,
                                                    Value kernel) {
   auto type = cast<RankedTensorType>(kernel.getType());
@@ -117,14 +131,7 @@ std::pair<Value, Value> mlir::rnn::splitInt8Kernel(OpBuilder &b, Location loc,
       dyn_cast<quant::UniformQuantizedPerAxisType>(type.getElementType());
   if (!quant)
     return {kernel, Value()};
-  auto storageType = type.clone(quant.getStorageType());
-  // MLIRGen's form: an i8 constant cast to the quantized type.
-  Value storage;
-  if (auto cast = kernel.getDefiningOp<quant::StorageCastOp>();
-      cast && cast.getInput().getType() == storageType)
-    storage = cast.getInput();
-  else
-    storage = quant::StorageCastOp::create(b, loc, storageType, kernel);
+  Value storage = kernelStorage(b, loc, kernel);
   SmallVector<float> scales(quant.getScales().begin(),
                             quant.getScales().end());
   auto scalesType = RankedTensorType::get({int64_t(scales.size())},

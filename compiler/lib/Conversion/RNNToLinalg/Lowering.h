@@ -75,6 +75,10 @@ struct GateProducts {
   bool roundBF16 = false;
 };
 
+/// An int8 kernel's i8 storage (`!quant.uniform` per-axis elements); a
+/// float kernel as is.
+Value kernelStorage(OpBuilder &b, Location loc, Value kernel);
+
 /// An int8 kernel (`!quant.uniform` per-axis elements) split into its i8
 /// storage and its per-column scales as an f32 constant; a float kernel is
 /// returned as is, with no scales.
@@ -99,7 +103,8 @@ SmallVector<Value> emitGateGeneric(OpBuilder &b, Location loc,
                                    GateBodyBuilder body);
 
 /// The products of a cell whose kernels are matrices (MatmulProducts.cpp):
-/// `x @ wi` and `h @ wh` (x and h with their batch dims folded into one),
+/// `x @ wi` (or `x` itself when the cell's input is projected) and `h @ wh`
+/// (x and h with their batch dims folded into one),
 /// on int8 storage with the kernels' scales, with dynamic int8 activations
 /// or on bf16-rounded operands as the cell's precision asks; with `fuse`
 /// (the pass's fuse-projections, for a cell that allows it), both products
@@ -120,6 +125,8 @@ GateProducts emitConvolutionProducts(OpBuilder &b, Location loc,
 /// Every cell op (Cells.cpp).
 void populateCellPatterns(RewritePatternSet &patterns, bool fuseProjections);
 void populateMergePatterns(RewritePatternSet &patterns);
+/// rnn.project, as the cells' input products (MatmulProducts.cpp).
+void populateProjectPatterns(RewritePatternSet &patterns);
 /// Dense, activations, LayerNorm, Pool and Embed (Layers.cpp).
 void populateLayerPatterns(RewritePatternSet &patterns);
 

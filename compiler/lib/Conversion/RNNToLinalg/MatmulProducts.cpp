@@ -3,7 +3,9 @@
 // `gi = x @ wi` and `gh = h @ wh` as linalg.matmul into zeros (batch dims
 // folded into one row dim by the caller), on int8 kernels' storage with
 // their per-column scales, with dynamic int8 activations, or on bf16-rounded
-// operands in bf16 compute. With `fuse-projections`, a cell whose every
+// operands in bf16 compute. A cell with a projected input takes `gi` as its
+// input; `rnn.project` builds that product for the rows of all its steps
+// with the same builders. With `fuse-projections`, a cell whose every
 // pre-activation is `xi + xh` computes `[x, h] @ [wi; wh]` into rows of the
 // bias as one matmul instead.
 //
@@ -112,6 +114,7 @@ GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
                                            Location loc, CellOpInterface cell,
                                            Value x, Value h, bool fuse) {
   CellPrecision precision = cell.getPrecision();
+  bool projected = cell.hasProjectedInput();
   Value wi = cell.getInputKernel(), wh = cell.getHiddenKernel();
   Value bi = cell.getInputBias(), bh = cell.getHiddenBias();
   int64_t numGates = cell.getNumGates();
@@ -120,7 +123,7 @@ GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
     x = emitRoundTensorToBF16(rewriter, loc, x);
     h = emitRoundTensorToBF16(rewriter, loc, h);
   }
-  if (fuse && !precision.bf16Compute && !precision.dynamicInt8) {
+  if (fuse && !projected && !precision.bf16Compute && !precision.dynamicInt8) {
     if (Value sum = emitFusedProjections(rewriter, loc, x, h, wi, wh, bi, bh))
       return {sum, Value(), Value(), Value(), numGates};
   }
@@ -133,11 +136,43 @@ GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
                ? emitDynamicInt8Matmul(rewriter, loc, lhs, rhs)
                : emitMatmul(rewriter, loc, lhs, rhs);
   };
-  Value xi = matmul(x, wiStorage);
+  // A projected input is `x @ wi` already, before any column scales.
+  Value xi = projected ? x : matmul(x, wiStorage);
   Value xh = matmul(h, whStorage);
   if (precision.bf16Compute)
     for (Value product : {xi, xh})
       product.getDefiningOp()->setAttr(kBF16OperandsAttrName,
                                        rewriter.getUnitAttr());
   return {xi, xh, bi, bh, numGates, si, sh, precision.bf16Compute};
+}
+
+namespace {
+
+/// rnn.project: its rows (every dim but the last folded into one) times the
+/// kernel, built as a cell's own input product is, so the IR is the same
+/// whether a step's product was computed in the step or with its
+/// sequence's.
+struct ProjectLowering : OpRewritePattern<ProjectOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ProjectOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getResult().getType());
+    int64_t rowDims = type.getRank() - 1;
+    Value rows = collapseBatchDims(rewriter, loc, op.getInput(), rowDims);
+    Value kernel = kernelStorage(rewriter, loc, op.getKernel());
+    Value product = op.getDynamicInt8()
+                        ? emitDynamicInt8Matmul(rewriter, loc, rows, kernel)
+                        : emitMatmul(rewriter, loc, rows, kernel);
+    rewriter.replaceOp(op,
+                       restoreBatchDims(rewriter, loc, product, type, rowDims));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::rnn::populateProjectPatterns(RewritePatternSet &patterns) {
+  patterns.add<ProjectLowering>(patterns.getContext());
 }

@@ -1,7 +1,7 @@
 //===- RNNToLinalg.cpp - The --convert-rnn-to-linalg pass -----------------===//
 //
-// A partial conversion: the cell ops, rnn.merge and the non-recurrent
-// layers are illegal, everything
+// A partial conversion: the cell ops, rnn.project, rnn.merge and the
+// non-recurrent layers are illegal, everything
 // else (rnn.scan and the other sequence ops included) is left alone. The
 // conversion walks into regions, so cells in scan bodies are lowered too.
 // Unsupported cases (dynamic shapes, ConvLSTM with more than 3 spatial dims)
@@ -27,14 +27,15 @@ using namespace mlir::rnn;
 void mlir::rnn::populateRNNToLinalgConversionPatterns(
     RewritePatternSet &patterns, bool fuseProjections) {
   populateCellPatterns(patterns, fuseProjections);
+  populateProjectPatterns(patterns);
   populateMergePatterns(patterns);
   populateLayerPatterns(patterns);
 }
 
 /// The ops this pass lowers.
 static bool isLowered(Operation *op) {
-  return isa<CellOpInterface, MergeOp, DenseOp, ActivationOp, LayerNormOp,
-             PoolOp, EmbedOp>(op);
+  return isa<CellOpInterface, ProjectOp, MergeOp, DenseOp, ActivationOp,
+             LayerNormOp, PoolOp, EmbedOp>(op);
 }
 
 /// Emits an error on `op` when the patterns cannot lower it.

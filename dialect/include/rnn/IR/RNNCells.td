@@ -68,7 +68,21 @@ class RNN_CellOp<string mnemonic, int gates, list<Trait> traits = [],
   }];
 }
 
-def RNN_LSTMCellOp : RNN_CellOp<"lstm_cell", 4,
+// A cell whose kernels are matrices. With `projected_input` its input is
+// the step's input-side product, `input @ wi` computed beforehand for all
+// steps by `rnn.project` (`--rnn-split-input-projection`): `G*H` columns,
+// in the precision the cell's own product would have had (int8 sums before
+// the columns' scales, which the gate maths applies from `wi`'s type as for
+// an unsplit cell). Not with `compute_type` (bf16 compute rounds the input
+// before its product).
+class RNN_DenseCellOp<string mnemonic, int gates, list<Trait> traits = [],
+                      code extraDecl = [{}]>
+    : RNN_CellOp<mnemonic, gates, traits, [{
+    /// Whether `input` is the step's input-side product (CellOpInterface).
+    bool hasProjectedInput() { return getProjectedInput(); }
+  }] # extraDecl>;
+
+def RNN_LSTMCellOp : RNN_DenseCellOp<"lstm_cell", 4,
     [AllTypesMatch<["c", "h", "new_c", "new_h"]>], [{
     /// Every gate's pre-activation is `xi + xh` (CellOpInterface).
     bool fusesProjections() { return true; }
@@ -101,10 +115,11 @@ def RNN_LSTMCellOp : RNN_CellOp<"lstm_cell", 4,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
       OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type,
-      UnitAttr:$dynamic_int8);
+      UnitAttr:$dynamic_int8, UnitAttr:$projected_input);
   let results = (outs RNN_FloatTensor:$new_c, RNN_FloatTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $c `,` $h `)` `kernels` `(` $wi `,` $wh `)`
+    (`projected_input` $projected_input^)?
     (`input_bias` `(` $bi^ `:` type($bi) `)`)?
     (`hidden_bias` `(` $bh^ `:` type($bh) `)`)?
     (`gate_fn` `` $gate_fn^)? (`activation_fn` `` $activation_fn^)?
@@ -112,7 +127,7 @@ def RNN_LSTMCellOp : RNN_CellOp<"lstm_cell", 4,
   }];
 }
 
-def RNN_GRUCellOp : RNN_CellOp<"gru_cell", 3,
+def RNN_GRUCellOp : RNN_DenseCellOp<"gru_cell", 3,
     [AllTypesMatch<["h", "new_h"]>]> {
   let summary = "one step of a GRU cell (GRUCell)";
   let description = [{
@@ -134,10 +149,11 @@ def RNN_GRUCellOp : RNN_CellOp<"gru_cell", 3,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
       OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type,
-      UnitAttr:$dynamic_int8);
+      UnitAttr:$dynamic_int8, UnitAttr:$projected_input);
   let results = (outs RNN_FloatTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
+    (`projected_input` $projected_input^)?
     (`input_bias` `(` $bi^ `:` type($bi) `)`)?
     (`hidden_bias` `(` $bh^ `:` type($bh) `)`)?
     (`gate_fn` `` $gate_fn^)? (`activation_fn` `` $activation_fn^)?
@@ -145,7 +161,7 @@ def RNN_GRUCellOp : RNN_CellOp<"gru_cell", 3,
   }];
 }
 
-def RNN_MGUCellOp : RNN_CellOp<"mgu_cell", 2,
+def RNN_MGUCellOp : RNN_DenseCellOp<"mgu_cell", 2,
     [AllTypesMatch<["h", "new_h"]>]> {
   let summary = "one step of a minimal gated unit (MGUCell)";
   let description = [{
@@ -168,10 +184,11 @@ def RNN_MGUCellOp : RNN_CellOp<"mgu_cell", 2,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
       DefaultValuedAttr<BoolAttr, "true">:$reset_gate,
       OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type,
-      UnitAttr:$dynamic_int8);
+      UnitAttr:$dynamic_int8, UnitAttr:$projected_input);
   let results = (outs RNN_FloatTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
+    (`projected_input` $projected_input^)?
     (`input_bias` `(` $bi^ `:` type($bi) `)`)?
     (`hidden_bias` `(` $bh^ `:` type($bh) `)`)?
     (`gate_fn` `` $gate_fn^)? (`activation_fn` `` $activation_fn^)?
@@ -179,7 +196,7 @@ def RNN_MGUCellOp : RNN_CellOp<"mgu_cell", 2,
   }];
 }
 
-def RNN_SimpleCellOp : RNN_CellOp<"simple_cell", 1,
+def RNN_SimpleCellOp : RNN_DenseCellOp<"simple_cell", 1,
     [AllTypesMatch<["h", "new_h"]>]> {
   let summary = "one step of an Elman cell (SimpleCell)";
   let extraClassDefinition = [{}]; // its own verifier (RNNCells.cpp)
@@ -195,10 +212,11 @@ def RNN_SimpleCellOp : RNN_CellOp<"simple_cell", 1,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
       UnitAttr:$residual,
       OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type,
-      UnitAttr:$dynamic_int8);
+      UnitAttr:$dynamic_int8, UnitAttr:$projected_input);
   let results = (outs RNN_FloatTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
+    (`projected_input` $projected_input^)?
     (`input_bias` `(` $bi^ `:` type($bi) `)`)?
     (`hidden_bias` `(` $bh^ `:` type($bh) `)`)?
     (`activation_fn` `` $activation_fn^)? (`residual` $residual^)?

@@ -23,7 +23,9 @@ def RNN_CellOpInterface : OpInterface<"CellOpInterface"> {
 
     The gate maths is the cell's own (`buildNewCarries`); the products that
     feed it (matmuls, or convolutions for cells with spatial dims) are the
-    lowering's.
+    lowering's. A dense cell may take its input-side product precomputed
+    (`hasProjectedInput`): its input is then a step of an `rnn.project` of
+    the scan's input by `wi`.
   }];
 
   let methods = [
@@ -55,6 +57,13 @@ def RNN_CellOpInterface : OpInterface<"CellOpInterface"> {
         and the carries (convolutional cells); 0 for cells whose kernels are
         matrices.
       }], "int64_t", "getNumSpatialDims", (ins), [{}], [{ return 0; }]>,
+    InterfaceMethod<[{
+        Whether the input is the step's input-side product already (`G*H`
+        columns, `rnn.project` of the scan's input by `wi`, placed there by
+        `--rnn-split-input-projection`) rather than the step's features: the
+        lowering then computes only `h @ wh`, and `wi` is read only for
+        what applies per column in the gate maths (int8 scales).
+      }], "bool", "hasProjectedInput", (ins), [{}], [{ return false; }]>,
     InterfaceMethod<[{
         How the products and the gate maths are computed: f32, bf16 compute
         (`compute_type`, `carry_type`) or dynamic int8 activations.

@@ -221,6 +221,46 @@ def RNN_SelectLastCarryOp : RNN_Op<"select_last_carry",
   let hasVerifier = 1;
 }
 
+def RNN_ProjectOp : RNN_Op<"project", [Pure]> {
+  let summary = "a cell's input-side product on every row of a sequence";
+  let description = [{
+    `result[..., :] = input[..., :] @ kernel`: each row (every index but the
+    last dim's) on its own, so this op on any slice of the rows (a block of
+    steps, one step, a block of batch rows) is that slice of its result.
+    It is a dense cell's input-side product taken out of the recurrence
+    (`--rnn-split-input-projection`): the cell then takes a step of the
+    result as its input (`projected_input`), and `--convert-rnn-scan-to-scf`
+    computes it once per loop over steps (or block of steps) on the slice
+    of the input that loop reads.
+
+    The product has the precision the cell's own had:
+    - a kernel of the input's element type, or bf16 with an f32 input
+      (bf16 params, widened where read);
+    - an int8 kernel (`!quant.uniform` per column): the sums of the input
+      times the kernel's int8 values, in f32, *without* the columns' scales
+      (the cell holding the kernel applies them in its gate maths, once per
+      output, as it does unsplit);
+    - with `dynamic_int8` (int8 kernels only): each row quantized to int8
+      with its own scale `max|row| / 127`, the products summed in int32,
+      times the row's scale (docs/Semantics.md); again before the columns'
+      scales.
+
+    Example:
+    ```mlir
+    %gx = rnn.project %x kernel(%wi)
+            : tensor<8x100x40xf32>, tensor<40x192xf32> -> tensor<8x100x192xf32>
+    ```
+  }];
+  let arguments = (ins RNN_FloatTensor:$input, RNN_KernelTensor:$kernel,
+      UnitAttr:$dynamic_int8);
+  let results = (outs RNN_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `kernel` `(` $kernel `)` (`dynamic_int8` $dynamic_int8^)?
+    attr-dict `:` type($input) `,` type($kernel) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Code generation
 //===----------------------------------------------------------------------===//

@@ -31,4 +31,32 @@ def RNNRuntimeRowsPass : Pass<"rnn-runtime-rows"> {
                            "tensor::TensorDialect"];
 }
 
+def RNNSplitInputProjectionPass : Pass<"rnn-split-input-projection"> {
+  let summary = "compute the input side of a scan's cell before the scan";
+  let description = [{
+    A dense cell's input-side product `x_t @ wi` reads no carry, so all of
+    a scan's steps' products are one `rnn.project` of the scan's input,
+    which makes T small matmuls one large, efficient one and leaves the
+    recurrence only `h @ wh`. On each `rnn.scan` whose body's cell reads the
+    step input (and nothing else does), the pass puts that `rnn.project`
+    (the cell's kernel and precision: f32 or bf16 params, int8 weights,
+    dynamic int8 activations) before the scan, makes it the scan's input,
+    and marks the cell `projected_input`. Every kind of scan qualifies:
+    both directions of an expanded Bidirectional, stacked layers, reverse
+    (`rnn.project` is row-wise, so it commutes with the flip), lengths,
+    run-time rows and steps. Each element still sums the same products in
+    the same order.
+
+    Left alone: cells with `compute_type` (bf16 compute rounds the input
+    before its product), convolutional cells, and unbatched scans (both
+    keep the product in each step, as their code always has). `--convert-rnn-scan-to-scf`
+    computes the projection per loop over steps, or per block of steps, on
+    the slice of the input that loop reads. RAM-lean pipelines do not run
+    this pass: their cells keep `x` and `wi`, so the product stays in each
+    step (no buffer grows with T) and `fuse-projections` can share the
+    accumulators of both products.
+  }];
+  let dependentDialects = [];
+}
+
 #endif // RNN_TRANSFORMS_PASSES_TD

@@ -1,0 +1,84 @@
+// RUN: rnn-opt %s --convert-rnn-to-linalg --split-input-file | FileCheck %s --enable-var-scope
+
+/// rnn.project: the rows (every dim but the last folded into one) times the
+/// kernel, from zeros, reshaped back: the matmul a cell's input product is,
+/// on the rows of all its steps.
+
+// CHECK-LABEL: func.func @project_sequence(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3x16xf32>, %[[W:[^:]+]]: tensor<16x64xf32>
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x3x16xf32> into tensor<6x16xf32>
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<6x64xf32>)
+// CHECK: %[[ALL:.*]] = linalg.matmul ins(%[[FLAT]], %[[W]] : tensor<6x16xf32>, tensor<16x64xf32>) outs(%[[ZERO]] : tensor<6x64xf32>)
+// CHECK: %[[SEQ:.*]] = tensor.expand_shape %[[ALL]] {{\[}}[0, 1], [2]] output_shape [2, 3, 64] : tensor<6x64xf32> into tensor<2x3x64xf32>
+// CHECK: return %[[SEQ]]
+func.func @project_sequence(%x: tensor<2x3x16xf32>, %w: tensor<16x64xf32>) -> tensor<2x3x64xf32> {
+  %p = rnn.project %x kernel(%w) : tensor<2x3x16xf32>, tensor<16x64xf32> -> tensor<2x3x64xf32>
+  return %p : tensor<2x3x64xf32>
+}
+
+// -----
+
+/// One unbatched step (a vector) is one row; bf16 params are widened by the
+/// matmul.
+
+// CHECK-LABEL: func.func @project_row_bf16(
+// CHECK: %[[ROW:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [1, 5] : tensor<5xf32> into tensor<1x5xf32>
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[ROW]], %{{.*}} : tensor<1x5xf32>, tensor<5x8xbf16>) outs(%{{.*}} : tensor<1x8xf32>)
+// CHECK: tensor.collapse_shape %[[P]] {{\[}}[0, 1]] : tensor<1x8xf32> into tensor<8xf32>
+func.func @project_row_bf16(%x: tensor<5xf32>, %w: tensor<5x8xbf16>) -> tensor<8xf32> {
+  %p = rnn.project %x kernel(%w) : tensor<5xf32>, tensor<5x8xbf16> -> tensor<8xf32>
+  return %p : tensor<8xf32>
+}
+
+// -----
+
+/// int8 kernels: the i8 storage times the rows, without the columns' scales
+/// (no scale constant is made: the cell that holds the kernel applies
+/// them). With dynamic int8 activations, the rows quantized per row: the
+/// chain of DynamicInt8.cpp on the 6 rows of the sequence.
+
+!q = !quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0}>
+// CHECK-LABEL: func.func @project_int8(
+// CHECK-NOT: dense<[5.000000e-01
+// CHECK: %[[Q:.*]] = arith.constant dense<{{.*}}> : tensor<3x4xi8>
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x3x3xf32> into tensor<6x3xf32>
+// CHECK: linalg.matmul ins(%[[FLAT]], %[[Q]] : tensor<6x3xf32>, tensor<3x4xi8>) outs(%{{.*}} : tensor<6x4xf32>)
+// CHECK: %[[ROWS:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x3x3xf32> into tensor<6x3xf32>
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[ROWS]] : tensor<6x3xf32>) outs(%{{.*}} : tensor<6xf32>)
+// CHECK: %[[SCALES:.*]]:2 = linalg.generic {{.*}} ins(%[[MAX]] : tensor<6xf32>)
+// CHECK: %[[QX:.*]] = linalg.generic {{.*}} ins(%[[ROWS]], %[[SCALES]]#1 : tensor<6x3xf32>, tensor<6xf32>) outs(%{{.*}} : tensor<6x3xi8>)
+// CHECK: %[[SUMS:.*]] = linalg.matmul ins(%[[QX]], %[[Q]] : tensor<6x3xi8>, tensor<3x4xi8>) outs(%{{.*}} : tensor<6x4xi32>)
+// CHECK: linalg.generic {{.*}} ins(%[[SUMS]], %[[SCALES]]#0 : tensor<6x4xi32>, tensor<6xf32>) outs(%{{.*}} : tensor<6x4xf32>)
+func.func @project_int8(%x: tensor<2x3x3xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>) {
+  %qw = arith.constant dense<[[1, -2, 3, 4], [0, 0, 127, 0], [-127, 2, 3, 4]]> : tensor<3x4xi8>
+  %w = quant.scast %qw : tensor<3x4xi8> to tensor<3x4x!q>
+  %p = rnn.project %x kernel(%w) : tensor<2x3x3xf32>, tensor<3x4x!q> -> tensor<2x3x4xf32>
+  %d = rnn.project %x kernel(%w) dynamic_int8 : tensor<2x3x3xf32>, tensor<3x4x!q> -> tensor<2x3x4xf32>
+  return %p, %d : tensor<2x3x4xf32>, tensor<2x3x4xf32>
+}
+
+// -----
+
+/// A cell with a projected input computes only the recurrent product; its
+/// input gates are the input's blocks. An int8 `wi` still gives the input
+/// side's column scales to the gate maths.
+
+// CHECK-LABEL: func.func @gru_projected_int8(
+// CHECK-SAME: %[[GX:[^:]+]]: tensor<4x6xf32>
+// CHECK-DAG: %[[SI:.*]] = arith.constant dense<[5.000000e-01, 2.500000e-01, 1.000000e+00, 2.000000e+00, 1.250000e-01, 4.000000e+00]> : tensor<6xf32>
+// CHECK-COUNT-1: linalg.matmul
+// CHECK-NOT: linalg.matmul
+// CHECK-DAG: tensor.extract_slice %[[GX]][0, 0] [4, 2] [1, 1] : tensor<4x6xf32> to tensor<4x2xf32>
+// CHECK-DAG: tensor.extract_slice %[[SI]][0] [2] [1] : tensor<6xf32> to tensor<2xf32>
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[GI:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[BI:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[S:[^:]+]]: f32,
+// CHECK: %[[SCALED:.+]] = arith.mulf %[[GI]], %[[S]] : f32
+// CHECK: arith.addf %[[SCALED]], %[[BI]] : f32
+func.func @gru_projected_int8(%gx: tensor<4x6xf32>, %h: tensor<4x2xf32>, %bi: tensor<6xf32>) -> tensor<4x2xf32> {
+  %qi = arith.constant dense<1> : tensor<5x6xi8>
+  %wi = quant.scast %qi : tensor<5x6xi8> to tensor<5x6x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0,0.125,4.0}>>
+  %qh = arith.constant dense<1> : tensor<2x6xi8>
+  %wh = quant.scast %qh : tensor<2x6xi8> to tensor<2x6x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,1.0,1.0,3.0}>>
+  %h1 = rnn.gru_cell(%gx, %h) kernels(%wi, %wh) projected_input input_bias(%bi : tensor<6xf32>) : tensor<4x6xf32>, tensor<4x2xf32>, tensor<5x6x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0,0.125,4.0}>>, tensor<2x6x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,1.0,1.0,3.0}>>
+  return %h1 : tensor<4x2xf32>
+}
