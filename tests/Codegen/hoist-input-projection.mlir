@@ -155,12 +155,11 @@ func.func @dynamic_int8(%x: tensor<2x3x4xf32>, %acc0: tensor<2x16xf32>) -> tenso
 
 // -----
 
-/// The hoisted matmul keeps the step matmul's marks: bf16 compute's
-/// rnn.bf16_operands holds for the rows of every step.
+/// bf16 weights: the hoisted matmul reads them as each step's did.
 
-// CHECK-LABEL: func.func @bf16_operands_kept
-// CHECK: linalg.matmul {rnn.bf16_operands} ins(%{{.*}}, %{{.*}} : tensor<6x16xf32>, tensor<16x64xbf16>)
-func.func @bf16_operands_kept(%x: tensor<2x3x16xf32>, %wi: tensor<16x64xbf16>) -> tensor<2x64xf32> {
+// CHECK-LABEL: func.func @bf16_weights
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<6x16xf32>, tensor<16x64xbf16>)
+func.func @bf16_weights(%x: tensor<2x3x16xf32>, %wi: tensor<16x64xbf16>) -> tensor<2x64xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
@@ -169,7 +168,31 @@ func.func @bf16_operands_kept(%x: tensor<2x3x16xf32>, %wi: tensor<16x64xbf16>) -
   %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x64xf32>) -> tensor<2x64xf32>
   %r = scf.for %t = %c0 to %c3 step %c1 iter_args(%acc = %init) -> (tensor<2x64xf32>) {
     %xt = tensor.extract_slice %x[0, %t, 0] [2, 1, 16] [1, 1, 1] : tensor<2x3x16xf32> to tensor<2x16xf32>
-    %gi = linalg.matmul {rnn.bf16_operands} ins(%xt, %wi : tensor<2x16xf32>, tensor<16x64xbf16>) outs(%init : tensor<2x64xf32>) -> tensor<2x64xf32>
+    %gi = linalg.matmul ins(%xt, %wi : tensor<2x16xf32>, tensor<16x64xbf16>) outs(%init : tensor<2x64xf32>) -> tensor<2x64xf32>
+    %n = arith.addf %acc, %gi : tensor<2x64xf32>
+    scf.yield %n : tensor<2x64xf32>
+  }
+  return %r : tensor<2x64xf32>
+}
+
+// -----
+
+/// Negative: bf16 rows summed in f32 (bf16 compute's product) stay in the
+/// loop: the projection would be a sequence of another element type.
+
+// CHECK-LABEL: func.func @negative_bf16_rows
+// CHECK: scf.for
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x16xbf16>, tensor<16x64xbf16>) outs(%{{.*}} : tensor<2x64xf32>)
+func.func @negative_bf16_rows(%x: tensor<2x3x16xbf16>, %wi: tensor<16x64xbf16>) -> tensor<2x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x64xf32>) -> tensor<2x64xf32>
+  %r = scf.for %t = %c0 to %c3 step %c1 iter_args(%acc = %init) -> (tensor<2x64xf32>) {
+    %xt = tensor.extract_slice %x[0, %t, 0] [2, 1, 16] [1, 1, 1] : tensor<2x3x16xbf16> to tensor<2x16xbf16>
+    %gi = linalg.matmul ins(%xt, %wi : tensor<2x16xbf16>, tensor<16x64xbf16>) outs(%init : tensor<2x64xf32>) -> tensor<2x64xf32>
     %n = arith.addf %acc, %gi : tensor<2x64xf32>
     scf.yield %n : tensor<2x64xf32>
   }

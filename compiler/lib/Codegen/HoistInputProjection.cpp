@@ -199,6 +199,11 @@ struct RNNHoistInputProjectionPass
       std::optional<RowChain> chain = dynamicInt8Chain(matmul);
       if (!chain && !rnn::isPlainMatmulFromZero(matmul))
         continue;
+      // The projection is built in its rows' element type (not bf16
+      // compute's bf16 rows summed in f32, which stay in the loop).
+      if (!chain && getElementTypeOrSelf(matmul.getInputs()[0].getType()) !=
+                        getElementTypeOrSelf(matmul.getResultTypes()[0]))
+        continue;
       Operation *op = chain ? chain->ops.back() : matmul.getOperation();
       std::optional<SlicedOperand> traced =
           traceTimeSlice(chain ? chain->lhs : matmul.getInputs()[0]);
@@ -232,8 +237,7 @@ struct RNNHoistInputProjectionPass
           Value empty = tensor::EmptyOp::create(b, loc, {n, columns}, element);
           linalg::MatmulOp matmul =
               rnn::createMatmulFromZero(b, loc, flat, kernel, empty);
-          // Marks on the matmul (bf16 operands) hold for the rows of all
-          // steps.
+          // Marks on the matmul hold for the rows of all steps.
           matmul->setDiscardableAttrs(op->getDiscardableAttrDictionary());
           product = matmul.getResult(0);
         }

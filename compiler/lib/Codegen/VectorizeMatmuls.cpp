@@ -4,6 +4,7 @@
 
 #include "FuseSiblingLoops.h"
 #include "MatmulMatchers.h"
+#include "WidenBF16Rows.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -142,66 +143,6 @@ bool isBF16DotStep(vector::ContractionOp contract) {
                                                        contract.getContext()),
                   AffineMap::getMultiDimMapWithTargets(3, {0, 1},
                                                        contract.getContext())});
-}
-
-/// True if `generic` is an element-wise round of f32 to bf16 (a truncf to
-/// bf16 widened back to f32), as bf16 compute rounds its matmul operands.
-bool isRoundToBF16(linalg::GenericOp generic) {
-  if (generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
-      generic.getNumReductionLoops() != 0 ||
-      !llvm::all_of(generic.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }))
-    return false;
-  Block &body = generic.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  auto widen = yield.getOperand(0).getDefiningOp<arith::ExtFOp>();
-  auto narrow =
-      widen ? widen.getIn().getDefiningOp<arith::TruncFOp>() : nullptr;
-  return narrow && narrow.getType().isBF16() && widen.getType().isF32() &&
-         narrow.getIn() == body.getArgument(0);
-}
-
-/// `lhs` (f32 holding bf16 values, rnn.bf16_operands) as a bf16 tensor, so
-/// that a dot block reads each row's pair of k as one 32-bit word instead
-/// of narrowing it again for every column block. Where `lhs` is the round
-/// of another tensor, that tensor is narrowed instead (the same values).
-Value narrowToBF16(RewriterBase &rewriter, Location loc, Value lhs) {
-  Value source = lhs;
-  if (auto round = lhs.getDefiningOp<linalg::GenericOp>();
-      round && isRoundToBF16(round))
-    source = round.getDpsInputs()[0];
-  auto type = cast<RankedTensorType>(source.getType());
-  auto narrowType = type.clone(rewriter.getBF16Type());
-  AffineMap identity =
-      rewriter.getMultiDimIdentityMap(static_cast<unsigned>(type.getRank()));
-  Value init = tensor::EmptyOp::create(rewriter, loc, narrowType.getShape(),
-                                       narrowType.getElementType());
-  SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                            utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             rewriter, loc, TypeRange{narrowType}, ValueRange{source},
-             ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
-             parallel,
-             [](OpBuilder &b, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   b, l,
-                   arith::TruncFOp::create(b, l, b.getBF16Type(), args[0])
-                       .getResult());
-             })
-      .getResult(0);
-}
-
-/// `op` (f32 rows holding bf16 values times bf16 weights) as the same
-/// matmul of bf16 rows.
-linalg::MatmulOp withBF16Rows(RewriterBase &rewriter, linalg::MatmulOp op) {
-  rewriter.setInsertionPoint(op);
-  Value rows = narrowToBF16(rewriter, op.getLoc(), op.getInputs()[0]);
-  auto narrow = linalg::MatmulOp::create(
-      rewriter, op.getLoc(), op.getResultTypes(),
-      ValueRange{rows, op.getInputs()[1]}, op.getOutputs(),
-      llvm::to_vector(op->getDiscardableAttrs()));
-  rewriter.replaceOp(op, narrow->getResults());
-  return narrow;
 }
 
 /// Vectorizes `op` (a block of a matmul, or the fill of its accumulator).
@@ -466,6 +407,11 @@ struct RNNVectorizeMatmulsPass
     getOperation()->walk([&](rnn::SharedKMatmulsOp pair) {
       pairs.push_back(expandPair(rewriter, pair));
     });
+    // Shared loops have no bf16 dot block.
+    for (std::array<linalg::MatmulOp, 2> &group : pairs)
+      for (linalg::MatmulOp &op : group)
+        if (rnn::hasBF16Rows(op))
+          op = rnn::widenBF16Rows(rewriter, op);
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation()->walk([&](linalg::MatmulOp op) {
       auto result = dyn_cast<RankedTensorType>(op.getResultTypes().front());
@@ -519,18 +465,17 @@ struct RNNVectorizeMatmulsPass
       if (auto it = weightWidths.find(sliceRoot(op.getInputs()[1]));
           it != weightWidths.end() && ranges[1] % it->second == 0)
         n = it->second;
+      // bf16 compute's matmuls on a target with vdpbf16ps: k in pairs, in
+      // whole vectors of 16 columns. Others compute in f32 (the emulation).
+      bool dot = bf16Dot && rnn::hasBF16Rows(op) &&
+                 getElementTypeOrSelf(op.getInputs()[1].getType()).isBF16() &&
+                 ranges[2] % 2 == 0 && n % 16 == 0;
+      std::optional<SweepOrder> sweep = sweepOf(op);
+      if (!dot && rnn::hasBF16Rows(op))
+        op = rnn::widenBF16Rows(rewriter, op);
       // Narrow blocks would waste most of each vector register.
       if (n < 8)
         continue;
-      // bf16 compute's matmuls on a target with vdpbf16ps: k in pairs, in
-      // whole vectors of 16 columns. Odd K keeps the f32 emulation.
-      bool dot = bf16Dot && op->hasAttr(rnn::kBF16OperandsAttrName) &&
-                 ranges[2] % 2 == 0 && n % 16 == 0 &&
-                 getElementTypeOrSelf(op.getInputs()[0].getType()).isF32() &&
-                 getElementTypeOrSelf(op.getInputs()[1].getType()).isBF16();
-      std::optional<SweepOrder> sweep = sweepOf(op);
-      if (dot)
-        op = withBF16Rows(rewriter, op);
       if (failed(vectorizeMatmul(rewriter, op, m, n, sweep, dot)))
         return signalPassFailure();
     }

@@ -22,8 +22,11 @@ constexpr llvm::StringLiteral kToLinalg =
     "rnn-create-entry-point,"
     "convert-rnn-scan-to-scf{{time-block-bytes={0} time-block-rows={1} "
     "ram-lean={2} last-row-copies={3}},"
-    "convert-rnn-to-linalg{{fuse-projections={3}},"
-    "canonicalize,cse";
+    "convert-rnn-to-linalg{{fuse-projections={3}}";
+
+/// bf16 compute's products (bf16 rows into f32) in f32 where no bf16 dot
+/// computes them: every target but rnn-vectorize-matmuls' bf16-dot.
+constexpr llvm::StringLiteral kWidenBF16Rows = "rnn-widen-bf16-rows";
 
 /// For speed, the input projection of every step is one matmul over the
 /// whole sequence (or block of steps) before the recurrence; RAM-lean code
@@ -134,6 +137,9 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                                 options.timeBlockRows, options.ramLean,
                                 leanScalar)
                       .str());
+  if (!options.bf16Dot)
+    addPipeline(pm, kWidenBF16Rows);
+  addPipeline(pm, "canonicalize,cse");
   if (!options.ramLean)
     addPipeline(pm, kHoistInputProjection);
   if (options.path == CodegenPath::LLVM && !options.scalarMatmuls) {

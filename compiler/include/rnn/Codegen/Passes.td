@@ -413,6 +413,24 @@ def RNNOverlapInputProjectionPass : Pass<"rnn-overlap-input-projection"> {
                            "mlir::rnn::RNNDialect"];
 }
 
+def RNNWidenBF16RowsPass : Pass<"rnn-widen-bf16-rows"> {
+  let summary = "compute matmuls of bf16 rows in f32, for targets without a bf16 dot";
+  let description = [{
+    bf16 compute's products are `linalg.matmul`s of rows narrowed to bf16
+    (a `linalg.generic` of `arith.truncf`) into f32, the form a bf16
+    dot-product instruction computes (`--rnn-vectorize-matmuls`' `bf16-dot`).
+    On every other path this pass makes each such matmul the f32
+    emulation: its rows are the f32 rows rounded to bf16 values (`truncf`,
+    `extf`, in the narrowing's place), and the weights stay as they are
+    (bf16 ones are widened where they are read). The result is the same:
+    a bf16 value widens to f32 exactly, and `linalg.matmul` widens its
+    factors before multiplying. Rows of another origin are widened
+    (`extf`).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
   let summary = "tile static matmuls into register blocks and vectorize them";
   let description = [{
@@ -451,19 +469,19 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     245 -> 220 us at T=256). Reversing k changes the order of the sums on
     those reads only.
 
-    With `bf16-dot` (targets with AVX512_BF16), a matmul marked
-    `rnn.bf16_operands` with an even K (and blocks of whole 16-column
+    With `bf16-dot` (targets with AVX512_BF16), a matmul of bf16 rows and
+    bf16 weights into f32 with an even K (and blocks of whole 16-column
     vectors) steps through k two at a time, and each step is
     `x86vector.avx512.dot` (vdpbf16ps) per row and 16 columns: the row's
     pair of values broadcast as one 32-bit word, the two weight rows
     interleaved into pairs (a shuffle that `--rnn-pack-weight-panels` folds
-    into constant weights). The f32 rows (which hold bf16 values) are
-    narrowed to a bf16 tensor once, before the blocks (where they are a
-    round to bf16, the round's input is narrowed instead), so no block
-    narrows them again. vdpbf16ps sums a pair in its own order and
-    flushes denormals, so it is not the f32 emulation's result (see
-    docs/Semantics.md, bfloat16 compute). Matmuls sharing their loop over k
-    keep the emulation.
+    into constant weights). The rows are a bf16 tensor, narrowed once
+    before the blocks, so no block narrows them again. vdpbf16ps sums a
+    pair in its own order and flushes denormals, so it is not the f32
+    emulation's result (see docs/Semantics.md, bfloat16 compute). Every
+    other matmul of bf16 rows (odd K, narrow blocks, matmuls sharing their
+    loop over k, or without `bf16-dot`) becomes the f32 emulation, as
+    `--rnn-widen-bf16-rows` makes it.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", "4", "rows per register block">,
@@ -473,7 +491,7 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     Option<"alternateSweeps", "alternate-sweeps", "bool", "false",
            "read weights that are read again (next step) in alternate directions">,
     Option<"bf16Dot", "bf16-dot", "bool", "false",
-           "matmuls marked rnn.bf16_operands as AVX512_BF16 dot products">,
+           "matmuls of bf16 rows and weights as AVX512_BF16 dot products">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
