@@ -42,6 +42,9 @@ using namespace mlir;
 
 namespace {
 
+/// The instruction's shape, not a tuning: the kernel emits the 512-bit
+/// vpdpbusd (16 i32 lanes, each summing a group of 4 byte products), and
+/// the pipeline runs this pass only on targets with 512-bit vectors.
 constexpr int64_t kLanes = 16, kGroup = 4;
 
 /// The constant weights of `op` if it is an i8 x i8 -> i32 matmul from zero
@@ -107,16 +110,16 @@ Value index(OpBuilder &b, Location loc, int64_t v) {
 }
 
 void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
-                   DenseIntElementsAttr weights) {
+                   DenseIntElementsAttr weights, int64_t accumulators) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   Value lhs = op.getInputs()[0];
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   int64_t rows = lhsType.getDimSize(0), depth = lhsType.getDimSize(1);
   int64_t columns = cast<RankedTensorType>(weights.getType()).getDimSize(1);
-  // As many accumulators as leave registers for the operands: 16 of the 32.
+  // As many accumulators as leave registers for the operands.
   int64_t m = rnn::largestDivisorAtMost(rows, 4);
-  int64_t c = rnn::largestDivisorAtMost(columns / kLanes, 16 / m);
+  int64_t c = rnn::largestDivisorAtMost(columns / kLanes, accumulators / m);
   auto [packed, compensation] = packWeights(rewriter, loc, weights, c);
 
   Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
@@ -217,6 +220,8 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
 
 struct RNNVNNIMatmulsPass
     : rnn::impl::RNNVNNIMatmulsPassBase<RNNVNNIMatmulsPass> {
+  using RNNVNNIMatmulsPassBase::RNNVNNIMatmulsPassBase;
+
   void runOnOperation() override {
     SmallVector<std::pair<linalg::MatmulOp, DenseIntElementsAttr>> matmuls;
     getOperation()->walk([&](linalg::MatmulOp op) {
@@ -225,7 +230,7 @@ struct RNNVNNIMatmulsPass
     });
     IRRewriter rewriter(&getContext());
     for (auto [op, weights] : matmuls)
-      rewriteMatmul(rewriter, op, weights);
+      rewriteMatmul(rewriter, op, weights, accumulators);
   }
 };
 

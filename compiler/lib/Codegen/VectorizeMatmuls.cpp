@@ -70,13 +70,13 @@ void widenContractOperands(RewriterBase &rewriter,
 /// `contract` (m x 2 x n, a bf16 row block times two rows of bf16 weights,
 /// into f32) as AVX512_BF16 dot products: each row's pair of values is
 /// broadcast as one 32-bit word, the two weight rows are interleaved into
-/// (k, k + 1) pairs per column, and each 16 columns of a row of the
-/// accumulator take one `x86vector.avx512.dot` (vdpbf16ps), which adds both
-/// products of a pair to the f32 lane. The interleave is a shuffle of the
+/// (k, k + 1) pairs per column, and each `lanes` columns of a row of the
+/// accumulator (one vector register of f32) take one `x86vector.avx512.dot`
+/// (vdpbf16ps), which adds both products of a pair to the f32 lane. The interleave is a shuffle of the
 /// two rows that rnn-pack-weight-panels folds into constant weights by
 /// storing them as k pairs.
-void rewriteAsBF16Dot(RewriterBase &rewriter, vector::ContractionOp contract) {
-  constexpr int64_t lanes = 16;
+void rewriteAsBF16Dot(RewriterBase &rewriter, vector::ContractionOp contract,
+                      int64_t lanes) {
   Location loc = contract.getLoc();
   rewriter.setInsertionPoint(contract);
   auto lhsType = cast<VectorType>(contract.getLhsType());
@@ -127,14 +127,14 @@ void rewriteAsBF16Dot(RewriterBase &rewriter, vector::ContractionOp contract) {
 }
 
 /// Whether `contract` is a k step of a bf16 dot block: m x 2 x n (n whole
-/// vectors of 16) with bf16 rows and weights, an f32 accumulator.
-bool isBF16DotStep(vector::ContractionOp contract) {
+/// vectors of `lanes`) with bf16 rows and weights, an f32 accumulator.
+bool isBF16DotStep(vector::ContractionOp contract, int64_t lanes) {
   auto lhs = dyn_cast<VectorType>(contract.getLhsType());
   auto rhs = dyn_cast<VectorType>(contract.getRhsType());
   auto acc = dyn_cast<VectorType>(contract.getAccType());
   return lhs && rhs && acc && lhs.getRank() == 2 && rhs.getRank() == 2 &&
          lhs.getDimSize(1) == 2 && rhs.getDimSize(0) == 2 &&
-         rhs.getDimSize(1) % 16 == 0 && lhs.getElementType().isBF16() &&
+         rhs.getDimSize(1) % lanes == 0 && lhs.getElementType().isBF16() &&
          rhs.getElementType().isBF16() && acc.getElementType().isF32() &&
          contract.getIndexingMapsArray() ==
              SmallVector<AffineMap>(
@@ -266,12 +266,14 @@ void reverseWhen(RewriterBase &rewriter, scf::ForOp loop, Value backward) {
 }
 
 /// Tiles `op` into m x n blocks, each a loop over k of one-step blocks, and
-/// vectorizes the blocks. Returns the loops, outermost first: column
-/// blocks, row blocks, k.
+/// vectorizes the blocks. With `bf16DotLanes` (bf16 rows and weights, n a
+/// multiple of it), the blocks step k in pairs on dot products of that
+/// many f32 lanes. Returns the loops, outermost first: column blocks, row
+/// blocks, k.
 FailureOr<SmallVector<scf::ForOp>>
 vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
                 int64_t n, std::optional<SweepOrder> sweep,
-                bool bf16Dot = false) {
+                int64_t bf16DotLanes = 0) {
   rewriter.setInsertionPoint(op);
   Value weights = op.getInputs()[1];
   Value backward =
@@ -311,7 +313,7 @@ vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
   scf::SCFTilingOptions steps;
   // A bf16 dot block takes k in pairs (one vdpbf16ps adds both products).
   steps.setTileSizes({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-                      rewriter.getIndexAttr(bf16Dot ? 2 : 1)});
+                      rewriter.getIndexAttr(bf16DotLanes ? 2 : 1)});
   FailureOr<scf::SCFTilingResult> stepped =
       scf::tileUsingSCF(rewriter, block, steps);
   if (failed(stepped))
@@ -332,11 +334,11 @@ vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
     Block *body = step->getBlock();
     if (failed(vectorizeBlock(rewriter, step)))
       return failure();
-    if (bf16Dot)
+    if (bf16DotLanes)
       for (auto contract :
            llvm::make_early_inc_range(body->getOps<vector::ContractionOp>()))
-        if (isBF16DotStep(contract))
-          rewriteAsBF16Dot(rewriter, contract);
+        if (isBF16DotStep(contract, bf16DotLanes))
+          rewriteAsBF16Dot(rewriter, contract, bf16DotLanes);
   }
   for (Operation *fill : fills)
     if (isa<linalg::FillOp>(fill) && failed(vectorizeBlock(rewriter, fill)))
@@ -494,19 +496,21 @@ struct RNNVectorizeMatmulsPass
           it != weightWidths.end() && ranges[1] % it->second == 0)
         n = it->second;
       // bf16 compute's matmuls on a target with vdpbf16ps: k in pairs, in
-      // whole vectors of 16 columns. Others compute in f32 (the emulation).
+      // whole vector registers (vector-lanes f32 columns each). Others
+      // compute in f32 (the emulation).
       bool dot = bf16Dot && rnn::hasBF16Rows(op) &&
                  getElementTypeOrSelf(op.getInputs()[1].getType()).isBF16() &&
-                 ranges[2] % 2 == 0 && n % 16 == 0;
+                 ranges[2] % 2 == 0 && n % vectorLanes == 0;
       std::optional<SweepOrder> sweep = sweepOf(op);
       if (dot)
         narrowRowsAtMatmul(rewriter, op);
       else if (rnn::hasBF16Rows(op))
         op = rnn::widenBF16Rows(rewriter, op);
       // Narrow blocks would waste most of each vector register.
-      if (n < 8)
+      if (n < minBlockColumns)
         continue;
-      if (failed(vectorizeMatmul(rewriter, op, m, n, sweep, dot)))
+      if (failed(vectorizeMatmul(rewriter, op, m, n, sweep,
+                                 dot ? vectorLanes : 0)))
         return signalPassFailure();
     }
     // Mixed-precision blocks (bf16 weights) come out of the vectorizer as

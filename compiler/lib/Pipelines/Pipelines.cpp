@@ -21,7 +21,8 @@ constexpr llvm::StringLiteral kToLinalg =
     "rnn-expand-bidirectional,canonicalize,rnn-runtime-rows,"
     "rnn-create-entry-point,"
     "convert-rnn-scan-to-scf{{time-block-bytes={0} time-block-rows={1} "
-    "ram-lean={2} last-row-copies={3}},"
+    "ram-lean={2} last-row-copies={3} runtime-step-block={4} "
+    "skip-block-rows={5} length-block-rows={6}},"
     "convert-rnn-to-linalg{{fuse-projections={3}}";
 
 /// bf16 compute's products (bf16 rows into f32) in f32 where no bf16 dot
@@ -50,7 +51,7 @@ constexpr llvm::StringLiteral kOverlapInputProjection =
 /// columns for {3}-lane registers: CodegenOptions::bf16PairLanes).
 constexpr llvm::StringLiteral kVectorizeMatmuls =
     "rnn-vectorize-matmuls{{tile-m={0} tile-n={1} alternate-sweeps={2} "
-    "bf16-dot={4} vector-lanes={5}},"
+    "bf16-dot={4} vector-lanes={5} min-block-columns={6}},"
     "canonicalize,"
     "loop-invariant-subset-hoisting,canonicalize,"
     "rnn-pack-weight-panels{{pair-bf16-lanes={3}}";
@@ -133,9 +134,11 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
   // (rnn-assign-workspace's innermost-first). Vector blocks are tuned for
   // the separate, hoisted projection.
   bool leanScalar = options.ramLean && options.scalarMatmuls;
+  const ScanBlocking &scan = options.scanBlocking;
   addPipeline(pm, llvm::formatv(kToLinalg.data(), options.timeBlockBytes,
                                 options.timeBlockRows, options.ramLean,
-                                leanScalar)
+                                leanScalar, scan.runtimeStepBlock,
+                                scan.skipBlockRows, scan.lengthBlockRows)
                       .str());
   if (!options.bf16Dot)
     addPipeline(pm, kWidenBF16Rows);
@@ -151,13 +154,15 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
     // Dynamic int8 activations' i8 matmuls, first: vpdpbusd, not the
     // generic vector lowering.
     if (options.int8Dot)
-      addPipeline(pm, "rnn-vnni-matmuls");
+      addPipeline(pm, llvm::formatv("rnn-vnni-matmuls{{accumulators={0}}",
+                                    options.kernelAccumulators)
+                          .str());
     addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
                                   options.blockColumns,
                                   options.alternateSweeps ? "true" : "false",
                                   options.bf16PairLanes,
                                   options.bf16Dot ? "true" : "false",
-                                  options.vectorLanes)
+                                  options.vectorLanes, options.minVectorColumns)
                         .str());
   }
   if (options.scalarMatmuls)
@@ -219,6 +224,9 @@ rnnc::selectCodegenOptions(const TargetOptions &target, CodegenPath path,
   options.blockColumns = block.columns;
   options.scalarMatmuls = !block.vector;
   options.vectorLanes = info->vectorLanes();
+  options.minVectorColumns = info->narrowestVectorBlock();
+  options.kernelAccumulators = info->kernelAccumulators();
+  options.scanBlocking = info->scanBlocking();
   options.overlapInputProjection =
       path == CodegenPath::LLVM && info->overlapsInputProjection();
   options.overlapCacheBytes = info->cacheBytes;

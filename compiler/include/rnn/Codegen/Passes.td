@@ -447,7 +447,9 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     initializes the accumulator is fused into each block, so that after
     hoisting a block starts from a constant vector instead of reading back
     a buffer filled beforehand. Matmuls whose sizes do not tile are left
-    for the scalar path.
+    for the scalar path, and so are those whose blocks would be narrower
+    than `min-block-columns` (they would leave most of each vector register
+    idle).
 
     The two products of an `rnn.shared_k_matmuls` share their loops: each
     gets the same number of column blocks, within half of a block's
@@ -470,9 +472,10 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     those reads only.
 
     With `bf16-dot` (targets with AVX512_BF16), a matmul of bf16 rows and
-    bf16 weights into f32 with an even K (and blocks of whole 16-column
-    vectors) steps through k two at a time, and each step is
-    `x86vector.avx512.dot` (vdpbf16ps) per row and 16 columns: the row's
+    bf16 weights into f32 with an even K (and blocks of whole vectors of
+    `vector-lanes` f32 lanes: vdpbf16ps works on a whole register) steps
+    through k two at a time, and each step is `x86vector.avx512.dot`
+    (vdpbf16ps) per row and vector of columns: the row's
     pair of values broadcast as one 32-bit word, the two weight rows
     interleaved into pairs (a shuffle that `--rnn-pack-weight-panels` folds
     into constant weights). The rows are a bf16 tensor, narrowed once
@@ -487,7 +490,10 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     Option<"tileM", "tile-m", "int64_t", "4", "rows per register block">,
     Option<"tileN", "tile-n", "int64_t", "64", "columns per register block">,
     Option<"vectorLanes", "vector-lanes", "int64_t", "16",
-           "f32 lanes of a vector register (the column unit of shared loops)">,
+           "f32 lanes of a vector register (the column unit of shared loops "
+           "and of bf16 dot blocks)">,
+    Option<"minBlockColumns", "min-block-columns", "int64_t", "8",
+           "the narrowest block of columns vectorized">,
     Option<"alternateSweeps", "alternate-sweeps", "bool", "false",
            "read weights that are read again (next step) in alternate directions">,
     Option<"bf16Dot", "bf16-dot", "bool", "false",
@@ -513,9 +519,16 @@ def RNNVNNIMatmulsPass : Pass<"rnn-vnni-matmuls"> {
     is broadcast to the 16 lanes with its sign bits flipped (q + 128,
     unsigned, as vpdpbusd wants), and each column's 128 * sum_k w_kj, a
     constant, is subtracted from the finished sum: the result is exactly
-    the signed sum. Blocks of up to 4 rows x 16 accumulators, column blocks
-    outermost. Other matmuls are left alone.
+    the signed sum. Blocks of up to 4 rows and `accumulators` vector
+    accumulators, column blocks outermost. Other matmuls are left alone.
+    The 16 lanes and groups of 4 are the 512-bit instruction's, so the
+    pipeline adds the pass only for 512-bit vectors.
   }];
+  let options = [
+    Option<"accumulators", "accumulators", "int64_t", "16",
+           "vector registers a block keeps its sums in (the rest hold "
+           "operands)">,
+  ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::vector::VectorDialect", "mlir::arith::ArithDialect",
                            "mlir::LLVM::LLVMDialect"];
