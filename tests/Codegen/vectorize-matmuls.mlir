@@ -2,6 +2,7 @@
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=32 bf16-dot=true" --split-input-file | FileCheck %s --check-prefix=DOT
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16 vector-lanes=4" --split-input-file | FileCheck %s --check-prefix=LANES4
+// RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16 min-block-columns=4" --split-input-file | FileCheck %s --check-prefix=MIN4
 
 /// A 16x256 by 256x1024 matmul: 8x32 register blocks, column blocks
 /// outermost, a loop over k with one rank-1 vector.contract per step, the
@@ -52,11 +53,15 @@ func.func @matrix_vector(%h: tensor<1x256xf32>, %w: tensor<256x1024xf32>, %acc: 
 
 // -----
 
-/// Left for the scalar path: fewer than 8 columns per block.
+/// Left for the scalar path: fewer than min-block-columns (8) columns per
+/// block; with 4 (a target of narrower vectors), a block of 6.
 
 // CHECK-LABEL: func.func @negative_narrow
 // CHECK: linalg.matmul
 // CHECK-NOT: vector.contract
+// MIN4-LABEL: func.func @negative_narrow
+// MIN4-NOT: linalg.matmul
+// MIN4: vector.contract {{.*}} into vector<4x6xf32>
 func.func @negative_narrow(%h: tensor<4x6xf32>, %w: tensor<6x6xf32>, %acc: tensor<4x6xf32>) -> tensor<4x6xf32> {
   %0 = linalg.matmul ins(%h, %w : tensor<4x6xf32>, tensor<6x6xf32>) outs(%acc : tensor<4x6xf32>) -> tensor<4x6xf32>
   return %0 : tensor<4x6xf32>
