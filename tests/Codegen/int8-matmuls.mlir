@@ -1,5 +1,6 @@
 // RUN: rnn-opt %s --rnn-int8-matmuls --split-input-file | FileCheck %s
 // RUN: rnn-opt %s --rnn-int8-matmuls=instruction=vpmaddwd --split-input-file | FileCheck %s --check-prefix=PAIRS
+// RUN: rnn-opt %s --rnn-int8-matmuls=accumulators=8 --split-input-file | FileCheck %s --check-prefix=ACC8
 // RUN: not rnn-opt %s --rnn-int8-matmuls=instruction=vpdpbssd --split-input-file 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // UNKNOWN: error: rnn-int8-matmuls: unknown instruction 'vpdpbssd' (vpdpbusd or vpmaddwd)
@@ -76,6 +77,15 @@ func.func @one_panel(%q: tensor<2x4xi8>) -> tensor<2x16xi32> {
 /// Blocks: 4 rows x 4 panels (16 accumulators) over 8 rows and 8 panels:
 /// two column blocks of 64 (the weights packed block by block, [2][4][4 x
 /// 64]), two row blocks of 4, K/4 = 4 groups.
+
+// With 8 accumulators: 4 rows x 2 panels, column blocks of 32.
+// ACC8-LABEL: func.func @blocks
+// ACC8: arith.constant dense<-1> : tensor<4x4x128xi8>
+// ACC8: scf.for {{.*}} = %c0{{.*}} to %c128{{.*}} step %c32
+// ACC8:   scf.for {{.*}} = %c0{{.*}} to %c8{{.*}} step %c4
+// ACC8-COUNT-8: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// ACC8-NOT: llvm.call_intrinsic
+// ACC8: scf.yield
 
 // CHECK-LABEL: func.func @blocks
 // CHECK: arith.constant dense<-1> : tensor<2x4x256xi8>

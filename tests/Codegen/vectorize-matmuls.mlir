@@ -2,6 +2,7 @@
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=32 bf16-dot=true" --split-input-file | FileCheck %s --check-prefix=DOT
 // RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16 vector-lanes=4" --split-input-file | FileCheck %s --check-prefix=LANES4
+// RUN: rnn-opt %s --rnn-vectorize-matmuls="tile-m=4 tile-n=16 min-block-columns=4" --split-input-file | FileCheck %s --check-prefix=MIN4
 
 /// A 16x256 by 256x1024 matmul: 8x32 register blocks, column blocks
 /// outermost, a loop over k with one rank-1 vector.contract per step, the
@@ -52,11 +53,15 @@ func.func @matrix_vector(%h: tensor<1x256xf32>, %w: tensor<256x1024xf32>, %acc: 
 
 // -----
 
-/// Left for the scalar path: fewer than 8 columns per block.
+/// Left for the scalar path: fewer than min-block-columns (8) columns per
+/// block; with 4 (a target of narrower vectors), a block of 6.
 
 // CHECK-LABEL: func.func @negative_narrow
 // CHECK: linalg.matmul
 // CHECK-NOT: vector.contract
+// MIN4-LABEL: func.func @negative_narrow
+// MIN4-NOT: linalg.matmul
+// MIN4: vector.contract {{.*}} into vector<4x6xf32>
 func.func @negative_narrow(%h: tensor<4x6xf32>, %w: tensor<6x6xf32>, %acc: tensor<4x6xf32>) -> tensor<4x6xf32> {
   %0 = linalg.matmul ins(%h, %w : tensor<4x6xf32>, tensor<6x6xf32>) outs(%acc : tensor<4x6xf32>) -> tensor<4x6xf32>
   return %0 : tensor<4x6xf32>
@@ -205,11 +210,10 @@ func.func @int8_dot(%q: tensor<4x3xi8>, %w: tensor<3x64xi8>) -> tensor<4x64xi32>
 
 // -----
 
-/// bf16-dot: a matmul marked rnn.bf16_operands (even K) steps through k in
-/// pairs. Its f32 rows (bf16 values) are narrowed to bf16 once, before the
-/// blocks; each row's two values are then one broadcast 32-bit word, the
-/// two weight rows are interleaved into pairs, and each 16 columns of a row
-/// take one x86vector.avx512.dot.
+/// bf16-dot: a matmul of bf16 rows and bf16 weights into f32 (even K)
+/// steps through k in pairs. Each row's two values are one broadcast 32-bit
+/// word, the two weight rows are interleaved into pairs, and each 16
+/// columns of a row take one x86vector.avx512.dot.
 
 // DOT-LABEL: func.func @bf16_dot
 // DOT: %[[ROWS16:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x6xf32>) outs(%{{.*}} : tensor<4x6xbf16>)
@@ -235,55 +239,57 @@ func.func @bf16_dot(%x: tensor<4x6xf32>, %w: tensor<6x32xbf16>) -> tensor<4x32xf
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x32xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
-  %r = linalg.matmul {rnn.bf16_operands} ins(%x, %w : tensor<4x6xf32>, tensor<6x32xbf16>) outs(%acc : tensor<4x32xf32>) -> tensor<4x32xf32>
-  return %r : tensor<4x32xf32>
-}
-
-// -----
-
-/// Rows that are a round to bf16 (truncf, extf) of another tensor: that
-/// tensor is narrowed, no second rounding.
-
-// DOT-LABEL: func.func @bf16_dot_rounded_rows
-// DOT-SAME: (%[[H:.*]]: tensor<4x6xf32>
-// DOT: linalg.generic {{.*}} ins(%[[H]] : tensor<4x6xf32>) outs(%{{.*}} : tensor<4x6xbf16>)
-// DOT-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: bf16):
-// DOT-NEXT:   %[[T:.*]] = arith.truncf %[[IN]] : f32 to bf16
-// DOT-NEXT:   linalg.yield %[[T]] : bf16
-// DOT-NOT: arith.extf
-// DOT: x86vector.avx512.dot
-func.func @bf16_dot_rounded_rows(%h: tensor<4x6xf32>, %w: tensor<6x32xbf16>) -> tensor<4x32xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<4x32xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
-  %re = tensor.empty() : tensor<4x6xf32>
-  %hr = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%h : tensor<4x6xf32>) outs(%re : tensor<4x6xf32>) {
-  ^bb0(%in: f32, %out: f32):
+  %ne = tensor.empty() : tensor<4x6xbf16>
+  %x16 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x6xf32>) outs(%ne : tensor<4x6xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
     %t = arith.truncf %in : f32 to bf16
-    %x = arith.extf %t : bf16 to f32
-    linalg.yield %x : f32
-  } -> tensor<4x6xf32>
-  %r = linalg.matmul {rnn.bf16_operands} ins(%hr, %w : tensor<4x6xf32>, tensor<6x32xbf16>) outs(%acc : tensor<4x32xf32>) -> tensor<4x32xf32>
+    linalg.yield %t : bf16
+  } -> tensor<4x6xbf16>
+  %r = linalg.matmul ins(%x16, %w : tensor<4x6xbf16>, tensor<6x32xbf16>) outs(%acc : tensor<4x32xf32>) -> tensor<4x32xf32>
   return %r : tensor<4x32xf32>
 }
 
 // -----
 
-/// An odd K, or a matmul without the mark, keeps the rank-1 steps and the
-/// widening (the f32 emulation).
+/// An odd K (or no bf16-dot: the CHECK run) computes bf16 rows in f32: the
+/// narrowing becomes a round of the f32 rows (truncf, extf), the rank-1
+/// steps widen the weights (the f32 emulation). f32 rows by bf16 weights
+/// are never a dot.
 
+// CHECK-LABEL: func.func @bf16_dot_odd_k
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<4x5xf32>) outs(%{{.*}} : tensor<4x5xf32>)
+// CHECK: vector.contract
 // DOT-LABEL: func.func @bf16_dot_odd_k
+// DOT: linalg.generic {{.*}} ins(%{{.*}} : tensor<4x5xf32>) outs(%{{.*}} : tensor<4x5xf32>)
+// DOT-NEXT: ^bb0(%[[IN:[^:]+]]: f32, %{{[^:]+}}: f32):
+// DOT-NEXT:   %[[T:.*]] = arith.truncf %[[IN]] : f32 to bf16
+// DOT-NEXT:   %[[E:.*]] = arith.extf %[[T]] : bf16 to f32
+// DOT-NEXT:   linalg.yield %[[E]] : f32
+// DOT-NOT: tensor<4x5xbf16>
 // DOT: arith.extf %{{.*}} : vector<1x32xbf16> to vector<1x32xf32>
 // DOT: vector.contract
 // DOT-NOT: x86vector
-// DOT-LABEL: func.func @bf16_unmarked
+// DOT-LABEL: func.func @bf16_f32_rows
 // DOT: arith.extf %{{.*}} : vector<1x32xbf16> to vector<1x32xf32>
 // DOT-NOT: x86vector
 func.func @bf16_dot_odd_k(%x: tensor<4x5xf32>, %w: tensor<5x32xbf16>) -> tensor<4x32xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x32xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
-  %r = linalg.matmul {rnn.bf16_operands} ins(%x, %w : tensor<4x5xf32>, tensor<5x32xbf16>) outs(%acc : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %ne = tensor.empty() : tensor<4x5xbf16>
+  %x16 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x5xf32>) outs(%ne : tensor<4x5xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %t = arith.truncf %in : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<4x5xbf16>
+  %r = linalg.matmul ins(%x16, %w : tensor<4x5xbf16>, tensor<5x32xbf16>) outs(%acc : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+func.func @bf16_f32_rows(%x: tensor<4x6xf32>, %w: tensor<6x32xbf16>) -> tensor<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.matmul ins(%x, %w : tensor<4x6xf32>, tensor<6x32xbf16>) outs(%acc : tensor<4x32xf32>) -> tensor<4x32xf32>
   return %r : tensor<4x32xf32>
 }
 func.func @bf16_unmarked(%x: tensor<4x6xf32>, %w: tensor<6x32xbf16>) -> tensor<4x32xf32> {

@@ -49,22 +49,20 @@ using namespace mlir;
 
 namespace {
 
-/// What a kernel's instruction takes: i32 lanes, the products added into
-/// each lane (a group of k), the accumulators a block may keep (the
-/// registers the operands leave), and whether the activations go in as
-/// unsigned bytes (q + 128, compensated) or sign-extended to i16.
+/// What a kernel's instruction takes (facts of the instruction, not
+/// tunings): i32 lanes, the products added into each lane (a group of k),
+/// and whether the activations go in as unsigned bytes (q + 128,
+/// compensated) or sign-extended to i16.
 struct DotInstruction {
-  int64_t lanes, group, accumulators;
+  int64_t lanes, group;
   bool unsignedBytes;
   StringLiteral intrinsic;
 };
 
-/// vpdpbusd on 512 bits: 16 of the 32 registers for accumulators.
-constexpr DotInstruction kVpdpbusd{16, 4, 16, true,
-                                   "llvm.x86.avx512.vpdpbusd.512"};
-/// vpmaddwd on 256 bits: of 16 registers, m hold the rows' broadcast pairs
-/// and two the widened weights (accumulators: 14 - m, see blockShape).
-constexpr DotInstruction kVpmaddwd{8, 2, 14, false, "llvm.x86.avx2.pmadd.wd"};
+/// The 512-bit vpdpbusd (the pipeline adds it for 512-bit vectors only).
+constexpr DotInstruction kVpdpbusd{16, 4, true, "llvm.x86.avx512.vpdpbusd.512"};
+/// AVX2's 256-bit vpmaddwd.
+constexpr DotInstruction kVpmaddwd{8, 2, false, "llvm.x86.avx2.pmadd.wd"};
 
 /// The constant weights of `op` if it is an i8 x i8 -> i32 matmul from zero
 /// that `dot` can run: static shapes, K a multiple of the group, N of the
@@ -156,17 +154,9 @@ Value widenRows(OpBuilder &b, Location loc, Value rows) {
       .getResult(0);
 }
 
-/// m rows x c panels: as many accumulators as `dot` allows (for
-/// vpmaddwd, registers for the m broadcast rows come out of them).
-std::pair<int64_t, int64_t> blockShape(int64_t rows, int64_t panels,
-                                       const DotInstruction &dot) {
-  int64_t m = rnn::largestDivisorAtMost(rows, 4);
-  int64_t budget = dot.unsignedBytes ? dot.accumulators : dot.accumulators - m;
-  return {m, rnn::largestDivisorAtMost(panels, budget / m)};
-}
-
 void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
-                   DenseIntElementsAttr weights, const DotInstruction &dot) {
+                   DenseIntElementsAttr weights, const DotInstruction &dot,
+                   int64_t accumulators) {
   const int64_t lanes = dot.lanes, groupSize = dot.group;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
@@ -174,7 +164,10 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   int64_t rows = lhsType.getDimSize(0), depth = lhsType.getDimSize(1);
   int64_t columns = cast<RankedTensorType>(weights.getType()).getDimSize(1);
-  auto [m, c] = blockShape(rows, columns / lanes, dot);
+  // m rows x c panels, as many accumulators as leave registers for the
+  // operands.
+  int64_t m = rnn::largestDivisorAtMost(rows, 4);
+  int64_t c = rnn::largestDivisorAtMost(columns / lanes, accumulators / m);
   auto [packed, compensation] = packWeights(rewriter, loc, weights, c, dot);
   // vpmaddwd's activations: i16, widened once.
   Value activationRows = dot.unsignedBytes ? lhs : widenRows(rewriter, loc, lhs);
@@ -330,7 +323,7 @@ struct RNNInt8MatmulsPass
     });
     IRRewriter rewriter(&getContext());
     for (auto [op, weights] : matmuls)
-      rewriteMatmul(rewriter, op, weights, *dot);
+      rewriteMatmul(rewriter, op, weights, *dot, accumulators);
   }
 };
 

@@ -4,6 +4,7 @@
 
 #include "FuseSiblingLoops.h"
 #include "MatmulMatchers.h"
+#include "WidenBF16Rows.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "rnn/IR/RNNOps.h"
 #include "llvm/ADT/MapVector.h"
@@ -68,13 +70,13 @@ void widenContractOperands(RewriterBase &rewriter,
 /// `contract` (m x 2 x n, a bf16 row block times two rows of bf16 weights,
 /// into f32) as AVX512_BF16 dot products: each row's pair of values is
 /// broadcast as one 32-bit word, the two weight rows are interleaved into
-/// (k, k + 1) pairs per column, and each 16 columns of a row of the
-/// accumulator take one `x86vector.avx512.dot` (vdpbf16ps), which adds both
-/// products of a pair to the f32 lane. The interleave is a shuffle of the
+/// (k, k + 1) pairs per column, and each `lanes` columns of a row of the
+/// accumulator (one vector register of f32) take one `x86vector.avx512.dot`
+/// (vdpbf16ps), which adds both products of a pair to the f32 lane. The interleave is a shuffle of the
 /// two rows that rnn-pack-weight-panels folds into constant weights by
 /// storing them as k pairs.
-void rewriteAsBF16Dot(RewriterBase &rewriter, vector::ContractionOp contract) {
-  constexpr int64_t lanes = 16;
+void rewriteAsBF16Dot(RewriterBase &rewriter, vector::ContractionOp contract,
+                      int64_t lanes) {
   Location loc = contract.getLoc();
   rewriter.setInsertionPoint(contract);
   auto lhsType = cast<VectorType>(contract.getLhsType());
@@ -125,14 +127,14 @@ void rewriteAsBF16Dot(RewriterBase &rewriter, vector::ContractionOp contract) {
 }
 
 /// Whether `contract` is a k step of a bf16 dot block: m x 2 x n (n whole
-/// vectors of 16) with bf16 rows and weights, an f32 accumulator.
-bool isBF16DotStep(vector::ContractionOp contract) {
+/// vectors of `lanes`) with bf16 rows and weights, an f32 accumulator.
+bool isBF16DotStep(vector::ContractionOp contract, int64_t lanes) {
   auto lhs = dyn_cast<VectorType>(contract.getLhsType());
   auto rhs = dyn_cast<VectorType>(contract.getRhsType());
   auto acc = dyn_cast<VectorType>(contract.getAccType());
   return lhs && rhs && acc && lhs.getRank() == 2 && rhs.getRank() == 2 &&
          lhs.getDimSize(1) == 2 && rhs.getDimSize(0) == 2 &&
-         rhs.getDimSize(1) % 16 == 0 && lhs.getElementType().isBF16() &&
+         rhs.getDimSize(1) % lanes == 0 && lhs.getElementType().isBF16() &&
          rhs.getElementType().isBF16() && acc.getElementType().isF32() &&
          contract.getIndexingMapsArray() ==
              SmallVector<AffineMap>(
@@ -144,64 +146,31 @@ bool isBF16DotStep(vector::ContractionOp contract) {
                                                        contract.getContext())});
 }
 
-/// True if `generic` is an element-wise round of f32 to bf16 (a truncf to
-/// bf16 widened back to f32), as bf16 compute rounds its matmul operands.
-bool isRoundToBF16(linalg::GenericOp generic) {
-  if (generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
-      generic.getNumReductionLoops() != 0 ||
-      !llvm::all_of(generic.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }))
-    return false;
-  Block &body = generic.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  auto widen = yield.getOperand(0).getDefiningOp<arith::ExtFOp>();
-  auto narrow =
-      widen ? widen.getIn().getDefiningOp<arith::TruncFOp>() : nullptr;
-  return narrow && narrow.getType().isBF16() && widen.getType().isF32() &&
-         narrow.getIn() == body.getArgument(0);
-}
-
-/// `lhs` (f32 holding bf16 values, rnn.bf16_operands) as a bf16 tensor, so
-/// that a dot block reads each row's pair of k as one 32-bit word instead
-/// of narrowing it again for every column block. Where `lhs` is the round
-/// of another tensor, that tensor is narrowed instead (the same values).
-Value narrowToBF16(RewriterBase &rewriter, Location loc, Value lhs) {
-  Value source = lhs;
-  if (auto round = lhs.getDefiningOp<linalg::GenericOp>();
-      round && isRoundToBF16(round))
-    source = round.getDpsInputs()[0];
-  auto type = cast<RankedTensorType>(source.getType());
-  auto narrowType = type.clone(rewriter.getBF16Type());
-  AffineMap identity =
-      rewriter.getMultiDimIdentityMap(static_cast<unsigned>(type.getRank()));
-  Value init = tensor::EmptyOp::create(rewriter, loc, narrowType.getShape(),
-                                       narrowType.getElementType());
-  SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                            utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             rewriter, loc, TypeRange{narrowType}, ValueRange{source},
-             ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
-             parallel,
-             [](OpBuilder &b, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   b, l,
-                   arith::TruncFOp::create(b, l, b.getBF16Type(), args[0])
-                       .getResult());
-             })
-      .getResult(0);
-}
-
-/// `op` (f32 rows holding bf16 values times bf16 weights) as the same
-/// matmul of bf16 rows.
-linalg::MatmulOp withBF16Rows(RewriterBase &rewriter, linalg::MatmulOp op) {
+/// `op`'s bf16 rows, when they are a narrowing used by `op` alone, narrowed
+/// right before it into a tensor of their own, so that their buffer lives
+/// only across this matmul: narrowed where convert-rnn-to-linalg put them,
+/// the rows of a cell's two products were live at once (8 KiB more
+/// workspace at B = 16, H = 256).
+void narrowRowsAtMatmul(RewriterBase &rewriter, linalg::MatmulOp op) {
+  auto narrow = op.getInputs()[0].getDefiningOp<linalg::GenericOp>();
+  if (!narrow || !narrow->hasOneUse() || narrow.getNumDpsInits() != 1 ||
+      narrow->getBlock() != op->getBlock())
+    return;
+  Value init = narrow.getDpsInits()[0];
+  auto type = cast<RankedTensorType>(init.getType());
   rewriter.setInsertionPoint(op);
-  Value rows = narrowToBF16(rewriter, op.getLoc(), op.getInputs()[0]);
-  auto narrow = linalg::MatmulOp::create(
-      rewriter, op.getLoc(), op.getResultTypes(),
-      ValueRange{rows, op.getInputs()[1]}, op.getOutputs(),
-      llvm::to_vector(op->getDiscardableAttrs()));
-  rewriter.replaceOp(op, narrow->getResults());
-  return narrow;
+  IRMapping fresh;
+  fresh.map(init, tensor::EmptyOp::create(rewriter, op.getLoc(),
+                                          type.getShape(),
+                                          type.getElementType())
+                      .getResult());
+  Operation *rows = rewriter.clone(*narrow, fresh);
+  rewriter.modifyOpInPlace(
+      op, [&] { op.getInputsMutable()[0].set(rows->getResult(0)); });
+  rewriter.eraseOp(narrow);
+  if (Operation *empty = init.getDefiningOp();
+      empty && isa<tensor::EmptyOp>(empty) && empty->use_empty())
+    rewriter.eraseOp(empty);
 }
 
 /// Vectorizes `op` (a block of a matmul, or the fill of its accumulator).
@@ -297,12 +266,14 @@ void reverseWhen(RewriterBase &rewriter, scf::ForOp loop, Value backward) {
 }
 
 /// Tiles `op` into m x n blocks, each a loop over k of one-step blocks, and
-/// vectorizes the blocks. Returns the loops, outermost first: column
-/// blocks, row blocks, k.
+/// vectorizes the blocks. With `bf16DotLanes` (bf16 rows and weights, n a
+/// multiple of it), the blocks step k in pairs on dot products of that
+/// many f32 lanes. Returns the loops, outermost first: column blocks, row
+/// blocks, k.
 FailureOr<SmallVector<scf::ForOp>>
 vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
                 int64_t n, std::optional<SweepOrder> sweep,
-                bool bf16Dot = false) {
+                int64_t bf16DotLanes = 0) {
   rewriter.setInsertionPoint(op);
   Value weights = op.getInputs()[1];
   Value backward =
@@ -342,7 +313,7 @@ vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
   scf::SCFTilingOptions steps;
   // A bf16 dot block takes k in pairs (one vdpbf16ps adds both products).
   steps.setTileSizes({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-                      rewriter.getIndexAttr(bf16Dot ? 2 : 1)});
+                      rewriter.getIndexAttr(bf16DotLanes ? 2 : 1)});
   FailureOr<scf::SCFTilingResult> stepped =
       scf::tileUsingSCF(rewriter, block, steps);
   if (failed(stepped))
@@ -363,11 +334,11 @@ vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
     Block *body = step->getBlock();
     if (failed(vectorizeBlock(rewriter, step)))
       return failure();
-    if (bf16Dot)
+    if (bf16DotLanes)
       for (auto contract :
            llvm::make_early_inc_range(body->getOps<vector::ContractionOp>()))
-        if (isBF16DotStep(contract))
-          rewriteAsBF16Dot(rewriter, contract);
+        if (isBF16DotStep(contract, bf16DotLanes))
+          rewriteAsBF16Dot(rewriter, contract, bf16DotLanes);
   }
   for (Operation *fill : fills)
     if (isa<linalg::FillOp>(fill) && failed(vectorizeBlock(rewriter, fill)))
@@ -466,6 +437,11 @@ struct RNNVectorizeMatmulsPass
     getOperation()->walk([&](rnn::SharedKMatmulsOp pair) {
       pairs.push_back(expandPair(rewriter, pair));
     });
+    // Shared loops have no bf16 dot block.
+    for (std::array<linalg::MatmulOp, 2> &group : pairs)
+      for (linalg::MatmulOp &op : group)
+        if (rnn::hasBF16Rows(op))
+          op = rnn::widenBF16Rows(rewriter, op);
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation()->walk([&](linalg::MatmulOp op) {
       auto result = dyn_cast<RankedTensorType>(op.getResultTypes().front());
@@ -519,19 +495,22 @@ struct RNNVectorizeMatmulsPass
       if (auto it = weightWidths.find(sliceRoot(op.getInputs()[1]));
           it != weightWidths.end() && ranges[1] % it->second == 0)
         n = it->second;
-      // Narrow blocks would waste most of each vector register.
-      if (n < 8)
-        continue;
       // bf16 compute's matmuls on a target with vdpbf16ps: k in pairs, in
-      // whole vectors of 16 columns. Odd K keeps the f32 emulation.
-      bool dot = bf16Dot && op->hasAttr(rnn::kBF16OperandsAttrName) &&
-                 ranges[2] % 2 == 0 && n % 16 == 0 &&
-                 getElementTypeOrSelf(op.getInputs()[0].getType()).isF32() &&
-                 getElementTypeOrSelf(op.getInputs()[1].getType()).isBF16();
+      // whole vector registers (vector-lanes f32 columns each). Others
+      // compute in f32 (the emulation).
+      bool dot = bf16Dot && rnn::hasBF16Rows(op) &&
+                 getElementTypeOrSelf(op.getInputs()[1].getType()).isBF16() &&
+                 ranges[2] % 2 == 0 && n % vectorLanes == 0;
       std::optional<SweepOrder> sweep = sweepOf(op);
       if (dot)
-        op = withBF16Rows(rewriter, op);
-      if (failed(vectorizeMatmul(rewriter, op, m, n, sweep, dot)))
+        narrowRowsAtMatmul(rewriter, op);
+      else if (rnn::hasBF16Rows(op))
+        op = rnn::widenBF16Rows(rewriter, op);
+      // Narrow blocks would waste most of each vector register.
+      if (n < minBlockColumns)
+        continue;
+      if (failed(vectorizeMatmul(rewriter, op, m, n, sweep,
+                                 dot ? vectorLanes : 0)))
         return signalPassFailure();
     }
     // Mixed-precision blocks (bf16 weights) come out of the vectorizer as

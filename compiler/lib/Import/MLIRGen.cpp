@@ -1,6 +1,7 @@
 //===- MLIRGen.cpp - A checked model as rnn dialect IR --------------------===//
 
 #include "rnn/Import/MLIRGen.h"
+#include "rnn/Import/SpecEnums.h"
 #include "rnn/IR/RNNOps.h"
 #include "rnn/Spec/ModelShapes.h"
 #include "rnn/Spec/Parser.h"
@@ -19,54 +20,6 @@ using namespace rnnc;
 using namespace rnnc::spec;
 
 namespace {
-
-rnn::Activation toActivation(spec::Activation fn) {
-  switch (fn) {
-  case spec::Activation::Sigmoid:
-    return rnn::Activation::sigmoid;
-  case spec::Activation::HardSigmoid:
-    return rnn::Activation::hard_sigmoid;
-  case spec::Activation::Tanh:
-    return rnn::Activation::tanh;
-  case spec::Activation::HardTanh:
-    return rnn::Activation::hard_tanh;
-  case spec::Activation::Relu:
-    return rnn::Activation::relu;
-  case spec::Activation::Elu:
-    return rnn::Activation::elu;
-  case spec::Activation::Silu:
-    return rnn::Activation::silu;
-  case spec::Activation::Identity:
-    return rnn::Activation::identity;
-  case spec::Activation::Gelu:
-    return rnn::Activation::gelu;
-  case spec::Activation::GeluExact:
-    return rnn::Activation::gelu_exact;
-  case spec::Activation::Softmax:
-    return rnn::Activation::softmax;
-  case spec::Activation::LogSoftmax:
-    return rnn::Activation::log_softmax;
-  case spec::Activation::Softplus:
-    return rnn::Activation::softplus;
-  case spec::Activation::LeakyRelu:
-    return rnn::Activation::leaky_relu;
-  }
-  llvm_unreachable("unknown activation");
-}
-
-rnn::Merge toMerge(spec::Merge merge) {
-  switch (merge) {
-  case spec::Merge::Concat:
-    return rnn::Merge::concat;
-  case spec::Merge::Add:
-    return rnn::Merge::add;
-  case spec::Merge::Mul:
-    return rnn::Merge::mul;
-  case spec::Merge::Mean:
-    return rnn::Merge::mean;
-  }
-  llvm_unreachable("unknown merge");
-}
 
 /// The rnn.pool kind of a Pool layer (all but final_carry, which reads a
 /// carry instead) and whether it reads the sequence lengths.
@@ -224,7 +177,7 @@ Value ModelBuilder::buildLayer(size_t k, Value x, Value lengths,
   Location loc = locate(layer.loc, layer.name);
   RankedTensorType type = layerOutputType(k);
   auto activation = [&](std::optional<spec::Activation> fn) {
-    return fn ? rnn::ActivationAttr::get(&ctx, toActivation(*fn))
+    return fn ? rnn::ActivationAttr::get(&ctx, toDialect(*fn))
               : rnn::ActivationAttr();
   };
   auto optionalConstant = [&](const std::optional<Tensor> &tensor) {
@@ -250,7 +203,7 @@ Value ModelBuilder::buildLayer(size_t k, Value x, Value lengths,
   case Layer::Kind::Activation:
     return rnn::ActivationOp::create(
         builder, loc, rnn::ActivationAttr::get(&ctx,
-                                               toActivation(*layer.activation)),
+                                               toDialect(*layer.activation)),
         x);
   case Layer::Kind::Dropout:
     return x; // the identity at inference
@@ -327,7 +280,7 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
     state.addAttribute(name, value);
   };
   auto activation = [&](spec::Activation fn) {
-    return rnn::ActivationAttr::get(&ctx, toActivation(fn));
+    return rnn::ActivationAttr::get(&ctx, toDialect(fn));
   };
   if (kind.takes("gate_fn"))
     setAttr("gate_fn", activation(cell.gateFn));
@@ -495,7 +448,7 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
       auto bidi = rnn::BidirectionalOp::create(
           builder, loc, outputType, forwardTypes, backwardTypes, x, lengths,
           forwardInit, backwardInit, rows,
-          rnn::MergeAttr::get(&ctx, toMerge(layer.merge)), numBatchDims,
+          rnn::MergeAttr::get(&ctx, toDialect(layer.merge)), numBatchDims,
           timeMajor, zeroPadded,
           builder.getI64IntegerAttr(layer.forward.unroll),
           builder.getI64IntegerAttr(layer.backward.unroll));
@@ -521,7 +474,7 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
               cast<RankedTensorType>(backwardH.getType()).getShape().back();
         lastRecurrentH = rnn::MergeOp::create(
             builder, loc, f32Tensor(shape),
-            rnn::MergeAttr::get(&ctx, toMerge(layer.merge)), forwardH,
+            rnn::MergeAttr::get(&ctx, toDialect(layer.merge)), forwardH,
             backwardH);
       }
     }

@@ -22,9 +22,13 @@ constexpr llvm::StringLiteral kToLinalg =
     "rnn-expand-bidirectional,canonicalize,rnn-runtime-rows,"
     "rnn-create-entry-point,{4}"
     "convert-rnn-scan-to-scf{{time-block-bytes={0} time-block-rows={1} "
-    "ram-lean={2} last-row-copies={3}},"
-    "convert-rnn-to-linalg{{fuse-projections={3}},"
-    "canonicalize,cse";
+    "ram-lean={2} last-row-copies={3} runtime-step-block={5} "
+    "skip-block-rows={6} length-block-rows={7}},"
+    "convert-rnn-to-linalg{{fuse-projections={3}}";
+
+/// bf16 compute's products (bf16 rows into f32) in f32 where no bf16 dot
+/// computes them: every target but rnn-vectorize-matmuls' bf16-dot.
+constexpr llvm::StringLiteral kWidenBF16Rows = "rnn-widen-bf16-rows";
 
 /// For speed, the input projection of every step is one matmul over the
 /// whole sequence (or block of steps) before the recurrence; RAM-lean code
@@ -48,7 +52,7 @@ constexpr llvm::StringLiteral kOverlapInputProjection =
 /// columns for {3}-lane registers: CodegenOptions::bf16PairLanes).
 constexpr llvm::StringLiteral kVectorizeMatmuls =
     "rnn-vectorize-matmuls{{tile-m={0} tile-n={1} alternate-sweeps={2} "
-    "bf16-dot={4} vector-lanes={5}},"
+    "bf16-dot={4} vector-lanes={5} min-block-columns={6}},"
     "canonicalize,"
     "loop-invariant-subset-hoisting,canonicalize,"
     "rnn-pack-weight-panels{{pair-bf16-lanes={3}}";
@@ -131,29 +135,36 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
   // (rnn-assign-workspace's innermost-first). Vector blocks are tuned for
   // the separate, hoisted projection.
   bool leanScalar = options.ramLean && options.scalarMatmuls;
+  const ScanBlocking &scan = options.scanBlocking;
   addPipeline(pm, llvm::formatv(kToLinalg.data(), options.timeBlockBytes,
                                 options.timeBlockRows, options.ramLean,
                                 leanScalar,
-                                options.ramLean ? "" : kSplitInputProjection)
+                                options.ramLean ? "" : kSplitInputProjection,
+                                scan.runtimeStepBlock, scan.skipBlockRows,
+                                scan.lengthBlockRows)
                       .str());
+  if (!options.bf16Dot)
+    addPipeline(pm, kWidenBF16Rows);
+  addPipeline(pm, "canonicalize,cse");
   if (options.path == CodegenPath::LLVM && !options.scalarMatmuls) {
     if (options.overlapInputProjection && !options.ramLean)
       addPipeline(pm, llvm::formatv(kOverlapInputProjection.data(),
                                     options.vectorLanes,
                                     options.overlapCacheBytes)
                           .str());
-    // Dynamic int8 activations' i8 matmuls, first: vpdpbusd, not the
-    // generic vector lowering.
+    // Dynamic int8 activations' i8 matmuls, first: vpdpbusd or vpmaddwd,
+    // not the generic vector lowering.
     if (!options.int8Dot.empty())
-      addPipeline(pm, llvm::formatv("rnn-int8-matmuls{{instruction={0}}",
-                                    options.int8Dot)
+      addPipeline(pm, llvm::formatv("rnn-int8-matmuls{{instruction={0} "
+                                    "accumulators={1}}",
+                                    options.int8Dot, options.kernelAccumulators)
                           .str());
     addPipeline(pm, llvm::formatv(kVectorizeMatmuls.data(), options.blockRows,
                                   options.blockColumns,
                                   options.alternateSweeps ? "true" : "false",
                                   options.bf16PairLanes,
                                   options.bf16Dot ? "true" : "false",
-                                  options.vectorLanes)
+                                  options.vectorLanes, options.minVectorColumns)
                         .str());
   }
   if (options.scalarMatmuls)
@@ -215,6 +226,9 @@ rnnc::selectCodegenOptions(const TargetOptions &target, CodegenPath path,
   options.blockColumns = block.columns;
   options.scalarMatmuls = !block.vector;
   options.vectorLanes = info->vectorLanes();
+  options.minVectorColumns = info->narrowestVectorBlock();
+  options.kernelAccumulators = info->kernelAccumulators();
+  options.scanBlocking = info->scanBlocking();
   options.overlapInputProjection =
       path == CodegenPath::LLVM && info->overlapsInputProjection();
   options.overlapCacheBytes = info->cacheBytes;

@@ -175,11 +175,6 @@ LogicalResult RNNDialect::verifyOperationAttribute(Operation *op,
   if (name == kSpecHashAttrName || name == kWeightsHashAttrName)
     return success(succeeded(verifyPlace(op, attr, isModule, "the module")) &&
                    succeeded(verifySha256(op, attr)));
-  if (name == kBF16OperandsAttrName)
-    return success(succeeded(verifyPlace(op, attr,
-                                         isNamed(op, "linalg.matmul"),
-                                         "a linalg.matmul")) &&
-                   succeeded(verifyUnit(op, attr)));
   if (name == kExactFMAAttrName)
     return success(
         succeeded(verifyPlace(op, attr,

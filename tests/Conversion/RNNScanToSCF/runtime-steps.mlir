@@ -1,4 +1,5 @@
 // RUN: rnn-opt %s --convert-rnn-scan-to-scf | FileCheck %s
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf="runtime-step-block=8" | FileCheck %s --check-prefix=BLOCK8
 
 /// A run-time number of steps %n (at most T = 37): blocks of 16 steps up to
 /// n - n mod 16, each with its static 16-step slice of the input (which the
@@ -6,6 +7,16 @@
 /// at most one block each of 8, 4, 2 and 1 steps, as loops from the end of
 /// the previous part to it plus `n & size` (zero or one iteration). The
 /// blocks of 1 and 2 steps are one unrolled iteration (no inner loop).
+
+// With runtime-step-block=8, full blocks of 8 steps, then 4, 2 and 1.
+// BLOCK8-LABEL: func.func @runtime_steps
+// BLOCK8-DAG: %[[C8:.*]] = arith.constant 8 : index
+// BLOCK8-DAG: %[[M8:.*]] = arith.constant -8 : i64
+// BLOCK8: arith.andi %{{.*}}, %[[M8]] : i64
+// BLOCK8: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8]]
+// BLOCK8:   tensor<2x8x3xf32>
+// BLOCK8-NOT: tensor<2x16x3xf32>
+// BLOCK8: tensor<2x4x3xf32>
 
 // CHECK-LABEL: func.func @runtime_steps
 // CHECK-SAME: (%[[X:[^:]+]]: tensor<2x37x3xf32>, %{{[^:]+}}: tensor<2x4xf32>, %[[N:[^:]+]]: index

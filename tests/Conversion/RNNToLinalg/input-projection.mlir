@@ -86,12 +86,12 @@ func.func @dynamic_int8(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
 // -----
 
 /// bf16 compute keeps each step's input product in the step (its input is
-/// rounded to bf16 first); the step's matmuls keep rnn.bf16_operands.
+/// rounded to bf16 first); the step's matmuls take bf16 rows.
 
 // CHECK-LABEL: func.func @bf16_compute_in_step
 // CHECK: scf.for
-// CHECK: linalg.matmul {rnn.bf16_operands} ins(%{{.*}}, %{{.*}} : tensor<2x16xf32>, tensor<16x64xbf16>)
-// CHECK: linalg.matmul {rnn.bf16_operands} ins(%{{.*}}, %{{.*}} : tensor<2x16xf32>, tensor<16x64xbf16>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x16xbf16>, tensor<16x64xbf16>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x16xbf16>, tensor<16x64xbf16>)
 func.func @bf16_compute_in_step(%x: tensor<2x3x16xf32>, %wi: tensor<16x64xbf16>, %wh: tensor<16x64xbf16>) -> tensor<2x3x16xf32> {
   %y = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<2x3x16xf32> -> tensor<2x3x16xf32> {
   ^bb0(%c: tensor<2x16xf32>, %h: tensor<2x16xf32>, %xt: tensor<2x16xf32>):

@@ -479,15 +479,18 @@ func.func @gru_int8_kernels(%x: tensor<4x5xf32>, %h: tensor<4x2xf32>, %bi: tenso
 /// matmul operands rounded to bf16 first (promote_dtype), then in the gate
 /// generic each product and bias sum rounded (a truncf to bf16 and an extf
 /// back); with bf16 carries every op of the tail rounds too. The matmuls
-/// are marked rnn.bf16_operands (a bf16 dot product may compute them).
+/// multiply the rows narrowed to bf16 into f32 (the product a bf16 dot
+/// computes; --rnn-widen-bf16-rows makes it f32 arithmetic elsewhere).
 
 // CHECK-LABEL: func.func @gru_bf16_compute(
-// CHECK: %[[X:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x5xf32>)
+// CHECK: %[[X:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x5xf32>) outs(%{{.*}} : tensor<4x5xbf16>)
+// CHECK-NEXT: ^bb0(%[[XIN:[^:]+]]: f32, %{{[^:]+}}: bf16):
+// CHECK-NEXT: %[[XT:.*]] = arith.truncf %[[XIN]] : f32 to bf16
+// CHECK-NEXT: linalg.yield %[[XT]] : bf16
+// CHECK: %[[H:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x16xf32>) outs(%{{.*}} : tensor<4x16xbf16>)
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
-// CHECK: %[[H:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x16xf32>)
-// CHECK: arith.truncf %{{.*}} : f32 to bf16
-// CHECK-DAG: linalg.matmul {rnn.bf16_operands} ins(%[[X]], %{{.*}} : tensor<4x5xf32>, tensor<5x48xbf16>)
-// CHECK-DAG: linalg.matmul {rnn.bf16_operands} ins(%[[H]], %{{.*}} : tensor<4x16xf32>, tensor<16x48xbf16>)
+// CHECK-DAG: linalg.matmul ins(%[[X]], %{{.*}} : tensor<4x5xbf16>, tensor<5x48xbf16>) outs(%{{.*}} : tensor<4x48xf32>)
+// CHECK-DAG: linalg.matmul ins(%[[H]], %{{.*}} : tensor<4x16xbf16>, tensor<16x48xbf16>) outs(%{{.*}} : tensor<4x48xf32>)
 // CHECK: linalg.generic
 // CHECK-NEXT: ^bb0(%[[GI:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[GH:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[BI:[^:]+]]: bf16,
 // gi_r and gh_r rounded, the bias added to gi_r, the sum rounded:

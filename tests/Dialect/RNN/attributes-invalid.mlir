@@ -83,13 +83,6 @@ module attributes {rnn.spec_sha256 = 12 : i64} {}
 
 // -----
 
-func.func @f(%c: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{'rnn.bf16_operands' belongs on a linalg.matmul, found on 'linalg.add'}}
-  %0 = linalg.add {rnn.bf16_operands} ins(%c, %c : tensor<2x4xf32>, tensor<2x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
-  return %0 : tensor<2x4xf32>
-}
-
-// -----
 
 func.func @f(%x: f32) -> f32 {
   // expected-error @+1 {{'rnn.exact_fma' belongs on a math.fma or llvm.intr.fma, found on 'arith.addf'}}

@@ -35,6 +35,10 @@ TEST(TargetInfoTest, X86) {
   EXPECT_EQ(zen4.vectorLanes(), 16);
   EXPECT_TRUE(zen4.overlapsInputProjection());
   EXPECT_EQ(zen4.cacheBytes, 1 << 20);
+  // vdpbf16ps and vpdpbusd on a whole register: 16 lanes; the VNNI kernel
+  // keeps 16 of the 32 registers for its sums.
+  EXPECT_EQ(zen4.narrowestVectorBlock(), 8);
+  EXPECT_EQ(zen4.kernelAccumulators(), 16);
 
   TargetInfo haswell = describe("x86_64-linux-gnu", "haswell");
   EXPECT_EQ(haswell.vectorBits, 256u);
@@ -45,6 +49,11 @@ TEST(TargetInfoTest, X86) {
   EXPECT_EQ(haswell.vectorLanes(), 8);
   // 16 registers leave too few accumulators for the recurrence.
   EXPECT_FALSE(haswell.overlapsInputProjection());
+  EXPECT_EQ(haswell.narrowestVectorBlock(), 8);
+  EXPECT_EQ(haswell.kernelAccumulators(), 8);
+  EXPECT_EQ(haswell.scanBlocking().runtimeStepBlock, 16);
+  EXPECT_EQ(haswell.scanBlocking().skipBlockRows, 32);
+  EXPECT_EQ(haswell.scanBlocking().lengthBlockRows, 4);
 
   TargetInfo alderlake = describe("x86_64-linux-gnu", "alderlake");
   EXPECT_EQ(alderlake.vectorBits, 256u);
@@ -70,6 +79,10 @@ TEST(TargetInfoTest, Arm) {
   EXPECT_EQ(m4.pointerBits, 32u);
   EXPECT_EQ(m4.indexBitwidth(), 32u);
   EXPECT_TRUE(m4.rationalGates() && m4.shortLoadOffsets());
+  EXPECT_EQ(m4.narrowestVectorBlock(), 0); // no vector blocks
+  EXPECT_EQ(m4.scanBlocking().runtimeStepBlock, 16);
+  EXPECT_EQ(m4.scanBlocking().skipBlockRows, 32);
+  EXPECT_EQ(m4.scanBlocking().lengthBlockRows, 4);
 
   TargetInfo m3 = describe("thumbv7m-none-eabi", "cortex-m3");
   EXPECT_FALSE(m3.floatRegisters || m3.fma);
@@ -120,6 +133,9 @@ TEST(TargetInfoTest, CodegenOptionsFollowTheTarget) {
   EXPECT_EQ(zen4->blockUnrollK, 1);
   EXPECT_EQ(zen4->blockColumns, 64);
   EXPECT_EQ(zen4->vectorLanes, 16);
+  EXPECT_EQ(zen4->minVectorColumns, 8);
+  EXPECT_EQ(zen4->kernelAccumulators, 16);
+  EXPECT_EQ(zen4->scanBlocking.runtimeStepBlock, 16);
   EXPECT_TRUE(zen4->overlapInputProjection);
   EXPECT_EQ(zen4->overlapCacheBytes, 1 << 20);
   EXPECT_EQ(zen4->int8Dot, "vpdpbusd");

@@ -398,6 +398,24 @@ def RNNOverlapInputProjectionPass : Pass<"rnn-overlap-input-projection"> {
                            "mlir::rnn::RNNDialect"];
 }
 
+def RNNWidenBF16RowsPass : Pass<"rnn-widen-bf16-rows"> {
+  let summary = "compute matmuls of bf16 rows in f32, for targets without a bf16 dot";
+  let description = [{
+    bf16 compute's products are `linalg.matmul`s of rows narrowed to bf16
+    (a `linalg.generic` of `arith.truncf`) into f32, the form a bf16
+    dot-product instruction computes (`--rnn-vectorize-matmuls`' `bf16-dot`).
+    On every other path this pass makes each such matmul the f32
+    emulation: its rows are the f32 rows rounded to bf16 values (`truncf`,
+    `extf`, in the narrowing's place), and the weights stay as they are
+    (bf16 ones are widened where they are read). The result is the same:
+    a bf16 value widens to f32 exactly, and `linalg.matmul` widens its
+    factors before multiplying. Rows of another origin are widened
+    (`extf`).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
   let summary = "tile static matmuls into register blocks and vectorize them";
   let description = [{
@@ -414,7 +432,9 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     initializes the accumulator is fused into each block, so that after
     hoisting a block starts from a constant vector instead of reading back
     a buffer filled beforehand. Matmuls whose sizes do not tile are left
-    for the scalar path.
+    for the scalar path, and so are those whose blocks would be narrower
+    than `min-block-columns` (they would leave most of each vector register
+    idle).
 
     The two products of an `rnn.shared_k_matmuls` share their loops: each
     gets the same number of column blocks, within half of a block's
@@ -436,29 +456,33 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     245 -> 220 us at T=256). Reversing k changes the order of the sums on
     those reads only.
 
-    With `bf16-dot` (targets with AVX512_BF16), a matmul marked
-    `rnn.bf16_operands` with an even K (and blocks of whole 16-column
-    vectors) steps through k two at a time, and each step is
-    `x86vector.avx512.dot` (vdpbf16ps) per row and 16 columns: the row's
+    With `bf16-dot` (targets with AVX512_BF16), a matmul of bf16 rows and
+    bf16 weights into f32 with an even K (and blocks of whole vectors of
+    `vector-lanes` f32 lanes: vdpbf16ps works on a whole register) steps
+    through k two at a time, and each step is `x86vector.avx512.dot`
+    (vdpbf16ps) per row and vector of columns: the row's
     pair of values broadcast as one 32-bit word, the two weight rows
     interleaved into pairs (a shuffle that `--rnn-pack-weight-panels` folds
-    into constant weights). The f32 rows (which hold bf16 values) are
-    narrowed to a bf16 tensor once, before the blocks (where they are a
-    round to bf16, the round's input is narrowed instead), so no block
-    narrows them again. vdpbf16ps sums a pair in its own order and
-    flushes denormals, so it is not the f32 emulation's result (see
-    docs/Semantics.md, bfloat16 compute). Matmuls sharing their loop over k
-    keep the emulation.
+    into constant weights). The rows are a bf16 tensor, narrowed once
+    before the blocks, so no block narrows them again. vdpbf16ps sums a
+    pair in its own order and flushes denormals, so it is not the f32
+    emulation's result (see docs/Semantics.md, bfloat16 compute). Every
+    other matmul of bf16 rows (odd K, narrow blocks, matmuls sharing their
+    loop over k, or without `bf16-dot`) becomes the f32 emulation, as
+    `--rnn-widen-bf16-rows` makes it.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", "4", "rows per register block">,
     Option<"tileN", "tile-n", "int64_t", "64", "columns per register block">,
     Option<"vectorLanes", "vector-lanes", "int64_t", "16",
-           "f32 lanes of a vector register (the column unit of shared loops)">,
+           "f32 lanes of a vector register (the column unit of shared loops "
+           "and of bf16 dot blocks)">,
+    Option<"minBlockColumns", "min-block-columns", "int64_t", "8",
+           "the narrowest block of columns vectorized">,
     Option<"alternateSweeps", "alternate-sweeps", "bool", "false",
            "read weights that are read again (next step) in alternate directions">,
     Option<"bf16Dot", "bf16-dot", "bool", "false",
-           "matmuls marked rnn.bf16_operands as AVX512_BF16 dot products">,
+           "matmuls of bf16 rows and weights as AVX512_BF16 dot products">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
@@ -479,21 +503,23 @@ def RNNInt8MatmulsPass : Pass<"rnn-int8-matmuls"> {
       groups of 4 k (K % 4 == 0, N % 16 == 0). Each group of 4 activation
       bytes is broadcast with its sign bits flipped (q + 128, unsigned, as
       vpdpbusd wants), and each column's 128 * sum_k w_kj, a constant, is
-      subtracted from the finished sum. Blocks of up to 4 rows x 16
-      accumulators.
+      subtracted from the finished sum.
     - `vpmaddwd` (AVX2, `llvm.x86.avx2.pmadd.wd`): 8 lanes, pairs of k
       (K % 2 == 0, N % 8 == 0), both operands sign-extended to i16 (the
       weights by their load), the pair sums added to the accumulators.
-      Blocks of up to 4 rows x (14 - rows) / rows panels, in 16 registers.
 
-    The weights are repacked at compile time as [N/(lanes c)][K/group]
-    [c x lanes x group] bytes (blocks of c panels, k in groups interleaved,
+    Blocks of up to 4 rows keep at most `accumulators` vector sums (the
+    other registers hold their operands). The weights are repacked at
+    compile time as [N/(lanes c)][K/group][c x lanes x group] bytes (blocks of c panels, k in groups interleaved,
     so a block reads one contiguous stream); column blocks are outermost.
     The result is exactly the signed sum. Other matmuls are left alone.
   }];
   let options = [
     Option<"instruction", "instruction", "std::string", "\"vpdpbusd\"",
            "The dot product: vpdpbusd (AVX-512 VNNI) or vpmaddwd (AVX2)">,
+    Option<"accumulators", "accumulators", "int64_t", "16",
+           "vector registers a block keeps its sums in (the rest hold "
+           "operands)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::vector::VectorDialect", "mlir::arith::ArithDialect",

@@ -30,11 +30,11 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
 
     With `zero_padded_outputs` and lengths (one batch dim, a body of
     cells), padded steps are skipped: the rows are ranked by decreasing
-    length, and blocks of sorted rows (4 rows, or the nearest divisor of
-    the batch; a batch that does not split so runs as one block) each
-    gather their rows, run from zero outputs only up to their longest
+    length, and blocks of sorted rows (`length-block-rows`, or the nearest
+    divisor of the batch; a batch that does not split so runs as one block)
+    each gather their rows, run from zero outputs only up to their longest
     row's length (in whole unrolled iterations or blocks of steps, as short
-    as keeps 32 rows per block), and scatter their outputs and final
+    as keeps `skip-block-rows` rows per block), and scatter their outputs and final
     carries back. When the rows of a block can end far apart (T x rows /
     batch spans at least two such iterations or blocks), a block runs in
     phases of fewer and fewer rows: its first r rows until the r-th ends,
@@ -72,6 +72,14 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
            "with lengths, copy each row's final carry at its last valid "
            "step (a loop over rows) instead of selecting every element "
            "every step">,
+    Option<"runtimeStepBlock", "runtime-step-block", "int64_t", "16",
+           "steps per full block of a run-time number of steps">,
+    Option<"skipBlockRows", "skip-block-rows", "int64_t", "32",
+           "rows (rows x steps) per block of steps when padded steps are "
+           "skipped, at least">,
+    Option<"lengthBlockRows", "length-block-rows", "int64_t", "4",
+           "the most rows per length-sorted block (a larger divisor of the "
+           "batch if none up to it)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect"];

@@ -32,9 +32,15 @@ struct CodegenOptions {
   int64_t blockUnrollK = 1;
   /// f32 lanes of a vector register (TargetInfo::vectorLanes): the column
   /// unit of rnn-vectorize-matmuls' shared loops and of
-  /// rnn-overlap-input-projection's pieces. The default is AVX-512's, like
-  /// the block's.
+  /// rnn-overlap-input-projection's pieces, and the width of bf16 dot
+  /// blocks. The default is AVX-512's, like the block's.
   int64_t vectorLanes = 16;
+  /// The narrowest block of columns rnn-vectorize-matmuls vectorizes
+  /// (min-block-columns): TargetInfo::narrowestVectorBlock.
+  int64_t minVectorColumns = 8;
+  /// Vector registers an int8 dot block keeps its sums in (rnn-int8-matmuls'
+  /// accumulators): TargetInfo::kernelAccumulators.
+  int64_t kernelAccumulators = 16;
   /// A batch-1 input projection computed piece by piece beside the
   /// recurrence (rnn-overlap-input-projection; LLVM path, vector blocks,
   /// not RAM-lean): TargetInfo::overlapsInputProjection. On by default, with
@@ -48,6 +54,10 @@ struct CodegenOptions {
   int64_t timeBlockBytes = kDefaultTimeBlockBytes;
   /// Rows (batch x steps) per block of a long time loop, at least.
   int64_t timeBlockRows = kDefaultTimeBlockRows;
+  /// The rest of the scan's blocking (convert-rnn-scan-to-scf's
+  /// runtime-step-block, skip-block-rows, length-block-rows):
+  /// TargetInfo::scanBlocking.
+  ScanBlocking scanBlocking;
   /// Matmuls that read weights read again alternate their direction (and so
   /// their order of summation) from read to read (LLVM path). A stream
   /// turns it off: its chunks start at any step, so a step's order must not

@@ -23,6 +23,25 @@ struct TargetOptions {
   bool empty() const { return triple.empty() && cpu.empty(); }
 };
 
+/// How the scan's time loop is cut into blocks (convert-rnn-scan-to-scf):
+/// tuning for caches and code size rather than registers, the same on
+/// every target rnnc knows today.
+struct ScanBlocking {
+  /// Steps per full block of a run-time number of steps: as many as keep
+  /// the hoisted projection a matmul of several rows, and few enough that
+  /// the code for the remainder's block sizes (16, 8, 4, 2, 1: one copy of
+  /// the step loop each) stays small.
+  int64_t runtimeStepBlock = 16;
+  /// Rows (rows x steps) per block of steps when padded steps are skipped,
+  /// for the hoisted projection (measured: 16-32 best, 64 5 % slower at
+  /// B = 16, 256 15 %).
+  int64_t skipBlockRows = 32;
+  /// The most rows of a length-sorted block: a register block's height
+  /// (measured best at B = 16 and 128: at B = 128, 16-row blocks were 3-5 %
+  /// slower).
+  int64_t lengthBlockRows = 4;
+};
+
 /// The register block of the matmul kernels: as many accumulators as the
 /// target's registers hold with room for the operands.
 struct MatmulBlock {
@@ -60,8 +79,20 @@ struct TargetInfo {
   /// where rnnc has no figure (no tuning reads it there).
   int64_t cacheBytes = 0;
 
-  /// f32 lanes of a vector register (0 without a vector unit).
+  /// f32 lanes of a vector register (0 without a vector unit). Also the
+  /// lanes of the dot-product instructions' 32-bit sums (vdpbf16ps,
+  /// vpdpbusd), which work on whole registers.
   int64_t vectorLanes() const { return vectorBits / 32; }
+  /// The narrowest block of f32 columns worth vector code (0 without a
+  /// vector unit): 8, one AVX2 register, half an AVX-512 one; a narrower
+  /// matmul would leave most of each register idle and stays scalar
+  /// (rnn-vectorize-matmuls' min-block-columns).
+  int64_t narrowestVectorBlock() const { return vectorBits ? 8 : 0; }
+  /// Registers a kernel keeps its sums in: half, the other half holding
+  /// its operands (AVX-512: 16 of 32; rnn-int8-matmuls' accumulators).
+  int64_t kernelAccumulators() const { return registers / 2; }
+  /// The scan's cache blocking.
+  ScanBlocking scanBlocking() const { return {}; }
   /// Whether a batch-1 recurrence computes a piece of its hoisted input
   /// projection in each step's loop over k (rnn-overlap-input-projection).
   /// The piece and the recurrent product share one block's accumulators,

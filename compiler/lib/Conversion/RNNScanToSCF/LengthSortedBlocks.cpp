@@ -10,7 +10,7 @@
 using namespace mlir;
 using namespace mlir::rnn;
 
-int64_t mlir::rnn::lengthSortedBlockRows(ScanOp op) {
+int64_t mlir::rnn::lengthSortedBlockRows(ScanOp op, int64_t limit) {
   if (!op.getZeroPaddedOutputs() || !op.getSeqLengths() ||
       op.getNumBatchDims() != 1)
     return 0;
@@ -22,10 +22,9 @@ int64_t mlir::rnn::lengthSortedBlockRows(ScanOp op) {
   if (batch < 4)
     return 0;
   // Blocks of 2 or 3 rows only in batches of at most 8 (where speed
-  // hardly matters); larger batches want at least 4 rows per block, so a
-  // batch with no such divisor (a prime) runs as one block.
-  constexpr int64_t limit = 4;
-  int64_t least = batch <= 8 ? 2 : 4;
+  // hardly matters); larger batches want at least `limit` rows per block,
+  // so a batch with no such divisor (a prime) runs as one block.
+  int64_t least = batch <= 8 ? 2 : limit;
   for (int64_t blockRows = std::min(limit, batch / 2); blockRows >= least;
        --blockRows)
     if (batch % blockRows == 0)

@@ -20,11 +20,10 @@ namespace mlir::rnn {
 /// body of cells (row by row). Each block sweeps the weights every step,
 /// so blocks must not be too small; the rows of a block run until its
 /// longest row ends, so they must not be too many either: the largest
-/// divisor of the batch up to 4 rows, a register block's height (measured
-/// best at B = 16 and 128: at B = 128, 16-row blocks were 3-5 % slower),
-/// else the next larger divisor, and always at least two blocks; 0 when
-/// the batch cannot be split so.
-int64_t lengthSortedBlockRows(ScanOp op);
+/// divisor of the batch up to `limit` rows (`length-block-rows`), else the
+/// next larger divisor, and always at least two blocks; 0 when the batch
+/// cannot be split so.
+int64_t lengthSortedBlockRows(ScanOp op, int64_t limit);
 
 /// Runs `scan` on `batch` in blocks of `blockRows` rows sorted by
 /// decreasing length, each block only up to its longest row, so the work

@@ -48,7 +48,9 @@ struct LowerScan : OpRewritePattern<ScanOp> {
           scan.finish(runRuntimeSteps(scan, rewriter, batch, initialState()));
     // Sorted blocks gather their rows' whole inputs: not in RAM-lean mode.
     else if (int64_t blockRows =
-                 options.ramLean ? 0 : lengthSortedBlockRows(op))
+                 options.ramLean
+                     ? 0
+                     : lengthSortedBlockRows(op, options.lengthBlockRows))
       finished = runLengthSortedBlocks(scan, rewriter, batch, blockRows);
     else
       finished =
@@ -68,7 +70,9 @@ struct ConvertRNNScanToSCFPass
     RewritePatternSet patterns(&getContext());
     patterns.add<LowerScan>(&getContext(),
                             ScanLoweringOptions{timeBlockBytes, timeBlockRows,
-                                                ramLean, lastRowCopies});
+                                                ramLean, lastRowCopies,
+                                                runtimeStepBlock, skipBlockRows,
+                                                lengthBlockRows});
     // Scans nest only through other scans' bodies; the driver reaches both.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -3,8 +3,9 @@
 // With `steps`, the scan's tensors keep the maximum T but only `steps`
 // steps run. The loops have run-time bounds, their blocks static sizes: a
 // block's input slice has a static shape, so a projected input (rnn.project)
-// is computed once per block, for exactly the steps that run. Blocks of kRuntimeStepBlock steps cover all but `steps mod
-// kRuntimeStepBlock`; that remainder runs as at most one block of each
+// is computed once per block, for exactly the steps that run. Blocks of
+// `runtime-step-block` steps cover all but `steps mod
+// runtime-step-block`; that remainder runs as at most one block of each
 // smaller power of two (a loop of zero or one iteration each).
 //
 //===----------------------------------------------------------------------===//
@@ -20,11 +21,6 @@ using namespace mlir;
 using namespace mlir::rnn;
 
 namespace {
-/// Steps per full block: as many as keep the hoisted projection a matmul
-/// of several rows, and few enough that the code for the remainder's block
-/// sizes (16, 8, 4, 2, 1: one copy of the step loop each) stays small.
-constexpr int64_t kRuntimeStepBlock = 16;
-
 /// Steps [lb, ub) of `state` in blocks of `block` steps (ub - lb a multiple
 /// of `block`).
 SmallVector<Value> runStepBlocks(ScanLowering &scan, OpBuilder &b,
@@ -84,7 +80,8 @@ SmallVector<Value> mlir::rnn::runRuntimeSteps(ScanLowering &scan, OpBuilder &b,
   ScanOp op = scan.getOp();
   Location loc = scan.getLoc();
   int64_t block = 1;
-  while (block * 2 <= std::min(kRuntimeStepBlock, op.getNumSteps()))
+  while (block * 2 <=
+         std::min(scan.getOptions().runtimeStepBlock, op.getNumSteps()))
     block *= 2;
   // The digits are taken on i64: EmitC has no bitwise ops on index.
   Type i64 = b.getI64Type();

@@ -14,7 +14,7 @@
 namespace mlir::rnn {
 
 /// Runs `op.getSteps()` steps of `scan` for `rows` on `state`: blocks of
-/// kRuntimeStepBlock steps, then one block for each binary digit of the
+/// `runtime-step-block` steps, then one block for each binary digit of the
 /// remainder that is set, so exactly `steps` steps run and every block has
 /// a static size (its input projection is hoisted out of it).
 SmallVector<Value> runRuntimeSteps(ScanLowering &scan, OpBuilder &b,

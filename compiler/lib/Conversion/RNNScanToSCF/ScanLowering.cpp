@@ -415,7 +415,8 @@ int64_t ScanLowering::timeBlockSteps(int64_t rows, bool skipping) {
     return mainSteps;
   };
   if (skipping)
-    return smallest([&](int64_t block) { return block * rows >= 32; });
+    return smallest(
+        [&](int64_t block) { return block * rows >= options.skipBlockRows; });
   if (options.ramLean || options.timeBlockBytes <= 0 ||
       stepBytes * steps < 8 * options.timeBlockBytes)
     return mainSteps;

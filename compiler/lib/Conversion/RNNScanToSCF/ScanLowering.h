@@ -48,6 +48,13 @@ struct ScanLoweringOptions {
   /// Each row's final carry copied at its last valid step instead of an
   /// element-wise select every step.
   bool lastRowCopies;
+  /// Steps per full block of a run-time number of steps (RuntimeSteps.h).
+  int64_t runtimeStepBlock;
+  /// Rows (rows x steps) a block of steps keeps when padded steps are
+  /// skipped (timeBlockSteps).
+  int64_t skipBlockRows;
+  /// The most rows of a length-sorted block (lengthSortedBlockRows).
+  int64_t lengthBlockRows;
 };
 
 /// The rows a run of steps works on: the whole batch, or a block of its
@@ -143,9 +150,9 @@ public:
   /// `timeBlockBytes` and that hold at least `timeBlockRows` rows, when the
   /// outputs of all steps take at least eight times `timeBlockBytes`;
   /// otherwise the whole loop. When padded steps are skipped (`skipping`),
-  /// blocks are also the granularity of the skipping: as short as keeps 32
-  /// rows (rows x steps) per block for the hoisted projection (measured:
-  /// 16-32 best, 64 5 % slower at B = 16, 256 15 %).
+  /// blocks are also the granularity of the skipping: as short as keeps
+  /// `skipBlockRows` rows (rows x steps) per block for the hoisted
+  /// projection.
   int64_t timeBlockSteps(int64_t rows, bool skipping);
 
   /// The input of `rows` for steps [first, first + count) (in processing

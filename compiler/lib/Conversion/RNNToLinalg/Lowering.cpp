@@ -17,20 +17,25 @@ using namespace mlir::rnn;
 // Scalars
 //===----------------------------------------------------------------------===//
 
-Value mlir::rnn::emitRoundTensorToBF16(OpBuilder &b, Location loc, Value x) {
+Value mlir::rnn::emitNarrowTensorToBF16(OpBuilder &b, Location loc,
+                                        Value x) {
   auto type = cast<RankedTensorType>(x.getType());
   AffineMap identity =
       AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
   SmallVector<utils::IteratorType> iterators(type.getRank(),
                                              utils::IteratorType::parallel);
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                       type.getElementType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), b.getBF16Type());
   return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{x}, ValueRange{init},
-             ArrayRef<AffineMap>{identity, identity}, iterators,
+             b, loc, TypeRange{init.getType()}, ValueRange{x},
+             ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
+             iterators,
              [](OpBuilder &nb, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(nb, nloc,
-                                       emitRoundToBF16(nb, nloc, args[0]));
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   arith::TruncFOp::create(nb, nloc, nb.getBF16Type(),
+                                           args[0])
+                       .getResult());
              })
       .getResult(0);
 }
@@ -96,11 +101,12 @@ Value mlir::rnn::zeroTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
   return filledTensor(b, loc, shape, elementType, 0.0);
 }
 
-Value mlir::rnn::emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+Value mlir::rnn::emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                            Type accumulator) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto rhsType = cast<RankedTensorType>(rhs.getType());
   Value acc = zeroTensor(b, loc, {lhsType.getDimSize(0), rhsType.getDimSize(1)},
-                         lhsType.getElementType());
+                         accumulator ? accumulator : lhsType.getElementType());
   return linalg::MatmulOp::create(b, loc, TypeRange{acc.getType()},
                                   ValueRange{lhs, rhs}, ValueRange{acc})
       .getResult(0);

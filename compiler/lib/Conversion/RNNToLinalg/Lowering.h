@@ -24,8 +24,9 @@ namespace mlir::rnn {
 // Tensors
 //===----------------------------------------------------------------------===//
 
-/// `x` (a tensor) rounded to bf16 element-wise (a linalg.generic).
-Value emitRoundTensorToBF16(OpBuilder &b, Location loc, Value x);
+/// `x` (an f32 tensor) narrowed to a bf16 tensor element-wise (a
+/// linalg.generic of arith.truncf: round to nearest even).
+Value emitNarrowTensorToBF16(OpBuilder &b, Location loc, Value x);
 
 /// `value` (*batch, *rest) with its `numBatchDims` leading dims folded into
 /// one: collapsed when there are several, a unit dim inserted when none.
@@ -44,8 +45,10 @@ Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 Value zeroTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                  Type elementType);
 
-/// `lhs @ rhs` (M x K times K x N) accumulated into zeros.
-Value emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
+/// `lhs @ rhs` (M x K times K x N) accumulated into zeros of `accumulator`
+/// (default: `lhs`'s element type).
+Value emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                 Type accumulator = {});
 
 /// `lhs @ rhs` with dynamic int8 activations (DynamicInt8.cpp): `lhs` (f32,
 /// M x K) quantized per row to i8, times the i8 storage `rhs` (K x N) summed
@@ -106,7 +109,7 @@ SmallVector<Value> emitGateGeneric(OpBuilder &b, Location loc,
 /// `x @ wi` (or `x` itself when the cell's input is projected) and `h @ wh`
 /// (x and h with their batch dims folded into one),
 /// on int8 storage with the kernels' scales, with dynamic int8 activations
-/// or on bf16-rounded operands as the cell's precision asks; with `fuse`
+/// or on bf16 rows and weights into f32 as the cell's precision asks; with `fuse`
 /// (the pass's fuse-projections, for a cell that allows it), both products
 /// and the biases as one matmul when its weights are f32 constants.
 GateProducts emitMatmulProducts(PatternRewriter &rewriter, Location loc,

@@ -2,12 +2,13 @@
 //
 // `gi = x @ wi` and `gh = h @ wh` as linalg.matmul into zeros (batch dims
 // folded into one row dim by the caller), on int8 kernels' storage with
-// their per-column scales, with dynamic int8 activations, or on bf16-rounded
-// operands in bf16 compute. A cell with a projected input takes `gi` as its
-// input; `rnn.project` builds that product for the rows of all its steps
-// with the same builders. With `fuse-projections`, a cell whose every
-// pre-activation is `xi + xh` computes `[x, h] @ [wi; wh]` into rows of the
-// bias as one matmul instead.
+// their per-column scales, with dynamic int8 activations, or in bf16
+// compute on rows narrowed to bf16 into f32 (the product a bf16 dot
+// computes; rnn-widen-bf16-rows makes it the f32 emulation elsewhere). A
+// cell with a projected input takes `gi` as its input; `rnn.project` builds
+// that product for the rows of all its steps with the same builders. With
+// `fuse-projections`, a cell whose every pre-activation is `xi + xh`
+// computes `[x, h] @ [wi; wh]` into rows of the bias as one matmul instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -120,8 +121,8 @@ GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
   int64_t numGates = cell.getNumGates();
   if (precision.bf16Compute) {
     // promote_dtype: both Dense inputs rounded to bf16.
-    x = emitRoundTensorToBF16(rewriter, loc, x);
-    h = emitRoundTensorToBF16(rewriter, loc, h);
+    x = emitNarrowTensorToBF16(rewriter, loc, x);
+    h = emitNarrowTensorToBF16(rewriter, loc, h);
   }
   if (fuse && !projected && !precision.bf16Compute && !precision.dynamicInt8) {
     if (Value sum = emitFusedProjections(rewriter, loc, x, h, wi, wh, bi, bh))
@@ -131,18 +132,15 @@ GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
   // (linalg.matmul widens its operands to the accumulator's type).
   auto [wiStorage, si] = splitInt8Kernel(rewriter, loc, wi);
   auto [whStorage, sh] = splitInt8Kernel(rewriter, loc, wh);
+  Type sums = precision.bf16Compute ? rewriter.getF32Type() : Type();
   auto matmul = [&](Value lhs, Value rhs) {
     return precision.dynamicInt8
                ? emitDynamicInt8Matmul(rewriter, loc, lhs, rhs)
-               : emitMatmul(rewriter, loc, lhs, rhs);
+               : emitMatmul(rewriter, loc, lhs, rhs, sums);
   };
   // A projected input is `x @ wi` already, before any column scales.
   Value xi = projected ? x : matmul(x, wiStorage);
   Value xh = matmul(h, whStorage);
-  if (precision.bf16Compute)
-    for (Value product : {xi, xh})
-      product.getDefiningOp()->setAttr(kBF16OperandsAttrName,
-                                       rewriter.getUnitAttr());
   return {xi, xh, bi, bh, numGates, si, sh, precision.bf16Compute};
 }
 

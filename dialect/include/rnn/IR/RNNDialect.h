@@ -63,11 +63,6 @@ constexpr llvm::StringLiteral kWorkspaceAlignmentAttrName =
 /// weights file it was compiled from, for <name>_info().
 constexpr llvm::StringLiteral kSpecHashAttrName = "rnn.spec_sha256";
 constexpr llvm::StringLiteral kWeightsHashAttrName = "rnn.weights_sha256";
-/// On a linalg.matmul (a unit attribute): both factors hold bf16 values,
-/// the left one in f32 (bf16 compute, rounded at Flax's points), so a bf16
-/// dot-product instruction may compute it (set by --convert-rnn-to-linalg,
-/// used by --rnn-vectorize-matmuls' bf16-dot).
-constexpr llvm::StringLiteral kBF16OperandsAttrName = "rnn.bf16_operands";
 /// On a math.fma (and the llvm.intr.fma it becomes): the result must be the
 /// exactly rounded a*b+c (set by --rnn-approximate-math). Every other fma
 /// only needs to be accurate: the native emitter makes it llvm.fmuladd, one
