@@ -133,27 +133,6 @@ Value index(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-/// `rows` (M x K i8) sign-extended to i16, once before the loops: each k
-/// pair of a row is then one 32-bit word to broadcast, not two bytes to
-/// widen for every panel block.
-Value widenRows(OpBuilder &b, Location loc, Value rows) {
-  auto type = cast<RankedTensorType>(rows.getType());
-  auto wideType = RankedTensorType::get(type.getShape(), b.getI16Type());
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), b.getI16Type());
-  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                            utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, wideType, rows, init,
-             ArrayRef<AffineMap>{identity, identity}, parallel,
-             [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-               Value wide = arith::ExtSIOp::create(
-                   nested, nestedLoc, nested.getI16Type(), args[0]);
-               linalg::YieldOp::create(nested, nestedLoc, wide);
-             })
-      .getResult(0);
-}
-
 void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
                    DenseIntElementsAttr weights, const DotInstruction &dot,
                    int64_t accumulators) {
@@ -169,8 +148,16 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
   int64_t m = rnn::largestDivisorAtMost(rows, 4);
   int64_t c = rnn::largestDivisorAtMost(columns / lanes, accumulators / m);
   auto [packed, compensation] = packWeights(rewriter, loc, weights, c, dot);
-  // vpmaddwd's activations: i16, widened once.
-  Value activationRows = dot.unsignedBytes ? lhs : widenRows(rewriter, loc, lhs);
+  // vpmaddwd's activations: i16, sign-extended once before the loops, so
+  // each k pair of a row is one 32-bit word to broadcast.
+  Value activationRows =
+      dot.unsignedBytes
+          ? lhs
+          : rnn::mapElementwise(
+                rewriter, loc, lhs, rewriter.getI16Type(),
+                [](OpBuilder &nb, Location nloc, Value x) -> Value {
+                  return arith::ExtSIOp::create(nb, nloc, nb.getI16Type(), x);
+                });
 
   Type i8 = rewriter.getI8Type(), i16 = rewriter.getI16Type(),
        i32 = rewriter.getI32Type();

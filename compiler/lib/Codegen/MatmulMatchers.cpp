@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
@@ -21,6 +22,25 @@ bool rnn::isPlainMatmulFromZero(linalg::MatmulOp op) {
     return false;
   auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
   return fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+}
+
+Value rnn::mapElementwise(
+    OpBuilder &b, Location loc, Value source, Type element,
+    function_ref<Value(OpBuilder &, Location, Value)> body) {
+  auto type = cast<RankedTensorType>(source.getType());
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{source},
+             ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
+             parallel,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, body(nb, nloc, args[0]));
+             })
+      .getResult(0);
 }
 
 linalg::MatmulOp rnn::createMatmulFromZero(OpBuilder &b, Location loc,

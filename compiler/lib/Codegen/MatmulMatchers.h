@@ -21,6 +21,12 @@ bool isPlainMatmulFromZero(linalg::MatmulOp op);
 linalg::MatmulOp createMatmulFromZero(OpBuilder &b, Location loc, Value lhs,
                                       Value rhs, Value dest);
 
+/// `source` mapped element-wise through `body` (one value in, one out) into
+/// a tensor of its shape with elements of type `element`: a matmul operand
+/// widened, rounded or narrowed once, before the loops that read it.
+Value mapElementwise(OpBuilder &b, Location loc, Value source, Type element,
+                     function_ref<Value(OpBuilder &, Location, Value)> body);
+
 /// The largest divisor of `size` that is at most `limit` (at least 1): the
 /// register block along a matmul dim that tiles it exactly.
 int64_t largestDivisorAtMost(int64_t size, int64_t limit);

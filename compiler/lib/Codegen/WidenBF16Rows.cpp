@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WidenBF16Rows.h"
+#include "MatmulMatchers.h"
 
 #include "rnn/Codegen/Passes.h"
 #include "rnn/IR/ScalarMaths.h"
@@ -42,27 +43,6 @@ Value narrowedFrom(Value rows) {
   return generic.getDpsInputs()[0];
 }
 
-/// `source` element-wise through `body` (one value in, one out) into an f32
-/// tensor of its shape.
-Value mapToF32(OpBuilder &b, Location loc, Value source,
-               function_ref<Value(OpBuilder &, Location, Value)> body) {
-  auto type = cast<RankedTensorType>(source.getType());
-  AffineMap identity =
-      AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
-  SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                            utils::IteratorType::parallel);
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), b.getF32Type());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{source},
-             ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
-             parallel,
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(nb, nloc, body(nb, nloc, args[0]));
-             })
-      .getResult(0);
-}
-
 } // namespace
 
 bool mlir::rnn::hasBF16Rows(linalg::MatmulOp op) {
@@ -77,13 +57,14 @@ linalg::MatmulOp mlir::rnn::widenBF16Rows(RewriterBase &rewriter,
   if (Value f32Rows = narrowedFrom(rows)) {
     Operation *narrow = rows.getDefiningOp();
     rewriter.setInsertionPoint(narrow);
-    wide = mapToF32(rewriter, narrow->getLoc(), f32Rows,
+    wide = mapElementwise(rewriter, narrow->getLoc(), f32Rows,
+                         rewriter.getF32Type(),
                     [](OpBuilder &b, Location loc, Value x) {
                       return rnn::emitRoundToBF16(b, loc, x);
                     });
   } else {
     rewriter.setInsertionPoint(op);
-    wide = mapToF32(rewriter, op.getLoc(), rows,
+    wide = mapElementwise(rewriter, op.getLoc(), rows, rewriter.getF32Type(),
                     [](OpBuilder &b, Location loc, Value x) -> Value {
                       return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
                     });
