@@ -120,4 +120,29 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
+def RNNConvertVectorToLLVMPass : Pass<"rnn-convert-vector-to-llvm"> {
+  let summary = "lower the vector dialect to LLVM with the target's index width";
+  let description = [{
+    Upstream's `convert-vector-to-llvm` with one more option: the width of
+    `index`. Upstream's pass always converts `index` to 64 bits, while the
+    other conversions of a 32-bit target's pipeline (memref, arith, func,
+    cf) take `index-bitwidth=32`; where vectors remain (Cortex-M55/M85's
+    Helium), a vector load's address arithmetic would then be 64-bit on
+    memref descriptors of 32-bit sizes, casts that nothing can reconcile.
+    This pass runs upstream's patterns, in upstream's order, with a type
+    converter of the given index width (0: 64 bits, what upstream does).
+    Contractions lower to outer products; `enable-x86vector` adds the
+    x86vector dialect's conversions (its AVX-512 BF16 dot).
+  }];
+  let options = [
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", "0",
+           "Bits of `index` (0: 64)">,
+    Option<"x86Vector", "enable-x86vector", "bool", "false",
+           "Also convert the x86vector dialect">,
+  ];
+  let dependentDialects = ["LLVM::LLVMDialect", "arith::ArithDialect",
+                           "memref::MemRefDialect",
+                           "x86vector::X86VectorDialect"];
+}
+
 #endif // RNN_CONVERSION_PASSES_TD
