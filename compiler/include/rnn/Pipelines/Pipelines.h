@@ -57,7 +57,7 @@ struct CodegenOptions {
   /// The rest of the scan's blocking (convert-rnn-scan-to-scf's
   /// runtime-step-block, skip-block-rows, length-block-rows):
   /// TargetInfo::scanBlocking.
-  ScanBlocking scanBlocking;
+  ScanBlocking scanBlocking = {};
   /// Matmuls that read weights read again alternate their direction (and so
   /// their order of summation) from read to read (LLVM path). A stream
   /// turns it off: its chunks start at any step, so a step's order must not
@@ -67,7 +67,7 @@ struct CodegenOptions {
   /// activations run on (LLVM path, rnn-int8-matmuls): "vpdpbusd" (AVX-512
   /// VNNI) or "vpmaddwd" (AVX2); empty without either, and
   /// `activations: dynamic` is then rejected at its spec line.
-  llvm::StringRef int8Dot;
+  llvm::StringRef int8Dot = {};
   /// RAM-lean code (rnnc --optimize=ram): scratch memory independent of
   /// T, the input projection computed step by step inside the recurrence.
   bool ramLean = false;
