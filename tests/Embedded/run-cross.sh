@@ -13,10 +13,14 @@
 #             bare metal on qemu-system-arm -M mps2-an386, semihosting
 #   m3        thumbv7m-none-eabi --cpu=cortex-m3 (no FPU, soft float),
 #             bare metal on qemu-system-arm -M mps2-an385, semihosting
+#   m55       thumbv8.1m.main-none-eabihf --cpu=cortex-m55 (Helium, hard
+#             float), bare metal on qemu-system-arm -M mps3-an547,
+#             semihosting
 # The program is the example's own main.c with librnnrt's C sources, built
 # by the platform's GCC; it prints what it prints on the host and exits
 # non-zero when an output differs from the expected values. On bare metal,
-# tests/Embedded/baremetal/ holds the startup code and the linker script.
+# tests/Embedded/baremetal/ holds the startup code and the boards' linker
+# scripts.
 # Everything is built in OUT_DIR (emptied first; default
 # BUILD_DIR/tests/Embedded/cross/NAME-PLATFORM-PATH): callers that run at
 # the same time need their own. bench/mcu.sh adds compiler flags with
@@ -27,7 +31,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 if [ $# -ne 4 ] && [ $# -ne 5 ]; then
-  echo "usage: $0 NAME host|aarch64|armhf|m4|m3 llvm|c BUILD_DIR [OUT_DIR]" >&2
+  echo "usage: $0 NAME host|aarch64|armhf|m4|m3|m55 llvm|c BUILD_DIR [OUT_DIR]" >&2
   exit 2
 fi
 name="$1" platform="$2" path="$3"
@@ -47,11 +51,15 @@ armhf)
 m4)
   triple=thumbv7em-none-eabihf cpu=cortex-m4 cc=arm-none-eabi-gcc
   cflags=(-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16)
-  run=(qemu-system-arm -M mps2-an386) ;;
+  run=(qemu-system-arm -M mps2-an386) board=mps2.ld ;;
 m3)
   triple=thumbv7m-none-eabi cpu=cortex-m3 cc=arm-none-eabi-gcc
   cflags=(-mcpu=cortex-m3 -mthumb -mfloat-abi=soft)
-  run=(qemu-system-arm -M mps2-an385) ;;
+  run=(qemu-system-arm -M mps2-an385) board=mps2.ld ;;
+m55)
+  triple=thumbv8.1m.main-none-eabihf cpu=cortex-m55 cc=arm-none-eabi-gcc
+  cflags=(-mcpu=cortex-m55 -mthumb -mfloat-abi=hard)
+  run=(qemu-system-arm -M mps3-an547) board=mps3-an547.ld ;;
 *)
   echo "$0: unknown platform '$platform'" >&2
   exit 2 ;;
@@ -91,11 +99,12 @@ flags=(-std=c99 -Wall -Wextra -Werror -Wcast-qual -Wcast-align -O2 -DEXAMPLE_RUN
        -I "$out" -I "$src" -I "$root/examples" -I "$root/runtime/include")
 sources=("$src/main.c" "${generated[@]}" "$root"/runtime/src/*.c)
 case "$platform" in
-m4|m3)
+m4|m3|m55)
   # -nostartfiles: baremetal/startup.c is the whole start-up; rdimon is
   # newlib's semihosting back-end (stdio, exit).
   "$cc" "${flags[@]}" --specs=rdimon.specs -nostartfiles \
-    -T "$here/baremetal/mps2.ld" "$here/baremetal/startup.c" \
+    -L "$here/baremetal" -T "$here/baremetal/$board" \
+    "$here/baremetal/startup.c" \
     "${sources[@]}" -lm -o "$out/$name.elf"
   # qemu's exit status is the program's (semihosting SYS_EXIT); timeout
   # ends a program that faulted into the fault handler's loop.

@@ -1,13 +1,14 @@
 /* startup.c: the least a Cortex-M needs to run a C99 program under
- * qemu-system-arm (mps2-an385: Cortex-M3, mps2-an386: Cortex-M4), with
- * newlib's semihosting (librdimon) for printf and exit.
+ * qemu-system-arm (mps2-an385: Cortex-M3, mps2-an386: Cortex-M4,
+ * mps3-an547: Cortex-M55), with newlib's semihosting (librdimon) for
+ * printf and exit.
  *
  * The vector table gives the initial stack pointer and the reset handler;
  * the reset handler copies .data from flash, zeroes .bss, turns the FPU on
  * when the program was built for one, opens semihosting's stdio, and exits
  * with main's status. Every other exception stops in a loop (qemu's
  * -no-reboot and the test's timeout end it). The symbols come from
- * mps2.ld. */
+ * the board's linker script (sections.ld). */
 #include <stdint.h>
 #include <stdlib.h>
 
