@@ -98,9 +98,9 @@ private:
 
   /// A cell's param as a constant of its `param_dtype`: bfloat16 params
   /// (rounded by binding, so exact) are stored as bf16, half the bytes.
-  Value paramConstant(const Tensor &tensor, spec::ParamDtype dtype,
+  Value paramConstant(const Tensor &tensor, spec::ElementType dtype,
                       Location loc) {
-    if (dtype == spec::ParamDtype::Float32)
+    if (dtype == spec::ElementType::Float32)
       return constant(tensor, loc);
     auto type = RankedTensorType::get(tensor.shape, builder.getBF16Type());
     std::vector<uint16_t> bits(tensor.data.size());
@@ -237,9 +237,9 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
   OpBuilder::InsertionGuard guard(builder);
   // Weights are constants defined before the layer that reads them.
   builder.setInsertionPoint(body.getParentOp());
-  spec::ParamDtype dtype = cell.storesBF16Params()
-                               ? spec::ParamDtype::BFloat16
-                               : spec::ParamDtype::Float32;
+  spec::ElementType dtype = cell.storesBF16Params()
+                               ? spec::ElementType::BFloat16
+                               : spec::ElementType::Float32;
   Value wi = weights.wiInt8 ? int8Kernel(*weights.wiInt8, loc)
                             : paramConstant(weights.wi, dtype, loc);
   Value wh = weights.whInt8 ? int8Kernel(*weights.whInt8, loc)
@@ -292,10 +292,10 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
     setAttr("residual", builder.getUnitAttr());
   // dtype bfloat16: Flax's bf16 compute, with the carries in param_dtype
   // (initialize_carry's type); absent for float32 compute.
-  if (cell.dtype == spec::ParamDtype::BFloat16) {
+  if (cell.dtype == spec::ElementType::BFloat16) {
     setAttr("compute_type", TypeAttr::get(builder.getBF16Type()));
     setAttr("carry_type",
-            TypeAttr::get(cell.paramDtype == spec::ParamDtype::BFloat16
+            TypeAttr::get(cell.paramDtype == spec::ElementType::BFloat16
                               ? Type(builder.getBF16Type())
                               : Type(builder.getF32Type())));
   }

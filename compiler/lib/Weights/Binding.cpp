@@ -532,7 +532,7 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
     params.bh = fuse(recipe->bh);
   if (cell.storesBF16Params())
     roundCellParams(params,
-                    cell.paramDtype == spec::ParamDtype::BFloat16
+                    cell.paramDtype == spec::ElementType::BFloat16
                         ? "param_dtype"
                         : "dtype",
                     loc, what);
