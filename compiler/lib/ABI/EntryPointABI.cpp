@@ -42,6 +42,26 @@ std::optional<StringRef> abi::cElementTypeName(Type type) {
   return std::nullopt;
 }
 
+std::optional<StringRef> abi::elementTypeName(Type type) {
+  if (type.isBF16())
+    return StringRef("bfloat16");
+  if (type.isF16())
+    return StringRef("float16");
+  if (type.isF32())
+    return StringRef("float32");
+  if (type.isF64())
+    return StringRef("float64");
+  if (type.isInteger(1))
+    return StringRef("bool");
+  for (unsigned width : {8u, 16u, 32u, 64u})
+    if (type.isSignlessInteger(width) || type.isSignedInteger(width))
+      return StringRef(width == 8    ? "int8"
+                       : width == 16 ? "int16"
+                       : width == 32 ? "int32"
+                                     : "int64");
+  return std::nullopt;
+}
+
 int64_t Parameter::numElements() const {
   int64_t count = 1;
   for (int64_t dim : shape)

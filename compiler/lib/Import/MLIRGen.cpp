@@ -21,6 +21,36 @@ using namespace rnnc::spec;
 
 namespace {
 
+/// The MLIR type of an element type: every type MLIRGen gives a float value
+/// (constants, activations, cell attributes) comes from here.
+Type toMLIRType(spec::ElementType type, MLIRContext &ctx) {
+  switch (type) {
+  case spec::ElementType::Float32:
+    return Float32Type::get(&ctx);
+  case spec::ElementType::BFloat16:
+    return BFloat16Type::get(&ctx);
+  }
+  llvm_unreachable("an element type without an MLIR type");
+}
+
+/// `tensor`'s values as elements of `type` (its shape, its element type).
+DenseElementsAttr elementsOf(const Tensor &tensor, RankedTensorType type) {
+  switch (tensor.elementType) {
+  case spec::ElementType::Float32:
+    return DenseElementsAttr::get(type, ArrayRef<float>(tensor.data));
+  case spec::ElementType::BFloat16: {
+    // Exact: binding rounded the values to bf16.
+    std::vector<uint16_t> bits(tensor.data.size());
+    for (size_t i = 0; i < bits.size(); ++i)
+      bits[i] = rnnc::weights::floatToBFloat16(tensor.data[i]);
+    return DenseElementsAttr::getFromRawBuffer(
+        type, ArrayRef<char>(reinterpret_cast<const char *>(bits.data()),
+                             bits.size() * sizeof(uint16_t)));
+  }
+  }
+  llvm_unreachable("an element type without elements");
+}
+
 /// The rnn.pool kind of a Pool layer (all but final_carry, which reads a
 /// carry instead) and whether it reads the sequence lengths.
 std::pair<rnn::PoolKind, bool> toPool(const Layer &layer) {
@@ -52,7 +82,8 @@ public:
   ModelBuilder(MLIRContext &ctx, const Model &model, const Model &caller,
                ArrayRef<LayerParams> params, const llvm::SourceMgr &sourceMgr)
       : ctx(ctx), model(model), caller(caller), params(params),
-        sourceMgr(sourceMgr), builder(&ctx) {}
+        sourceMgr(sourceMgr), builder(&ctx),
+        activationType(toMLIRType(model.activationType(), ctx)) {}
 
   OwningOpRef<ModuleOp> build();
 
@@ -63,58 +94,46 @@ private:
                         : NameLoc::get(builder.getStringAttr(name), fileLoc);
   }
 
-  /// A sequence tensor (layout per the spec) with `features` trailing dims.
+  /// A sequence tensor (layout per the spec) with `features` trailing dims,
+  /// of activations unless `elementType` says otherwise.
   RankedTensorType sequenceType(ArrayRef<int64_t> features,
                                 Type elementType = {}) {
     SmallVector<int64_t> shape(model.batch.begin(), model.batch.end());
     shape.insert(shape.begin() + (model.timeMajor ? 0 : shape.size()),
                  model.time);
     shape.append(features.begin(), features.end());
-    return RankedTensorType::get(
-        shape, elementType ? elementType : builder.getF32Type());
+    return RankedTensorType::get(shape,
+                                 elementType ? elementType : activationType);
   }
 
   /// The output type of layer `k` (time kept or pooled away).
   RankedTensorType layerOutputType(size_t k) {
-    return f32Tensor(layerOutputShape(model, k));
+    return activationTensor(layerOutputShape(model, k));
   }
 
   /// Emits non-recurrent layer `k` on `x`; `lastRecurrentH` is the closest
   /// recurrent layer's final h (for Pool final_carry).
   Value buildLayer(size_t k, Value x, Value lengths, Value lastRecurrentH);
 
-  /// The batch dims followed by `features`.
+  /// The batch dims followed by `features`, of activations.
   RankedTensorType batchedType(ArrayRef<int64_t> features) {
     SmallVector<int64_t> shape(model.batch.begin(), model.batch.end());
     shape.append(features.begin(), features.end());
-    return RankedTensorType::get(shape, builder.getF32Type());
+    return activationTensor(shape);
   }
 
+  /// A param as a constant of the tensor's element type (bfloat16 params
+  /// take half the bytes).
   Value constant(const Tensor &tensor, Location loc) {
-    auto type = RankedTensorType::get(tensor.shape, builder.getF32Type());
-    auto attr = DenseElementsAttr::get(type, ArrayRef<float>(tensor.data));
-    return arith::ConstantOp::create(builder, loc, attr);
-  }
-
-  /// A cell's param as a constant of its `param_dtype`: bfloat16 params
-  /// (rounded by binding, so exact) are stored as bf16, half the bytes.
-  Value paramConstant(const Tensor &tensor, spec::ParamDtype dtype,
-                      Location loc) {
-    if (dtype == spec::ParamDtype::Float32)
-      return constant(tensor, loc);
-    auto type = RankedTensorType::get(tensor.shape, builder.getBF16Type());
-    std::vector<uint16_t> bits(tensor.data.size());
-    for (size_t i = 0; i < bits.size(); ++i)
-      bits[i] = rnnc::weights::floatToBFloat16(tensor.data[i]);
-    auto attr = DenseElementsAttr::getFromRawBuffer(
-        type, ArrayRef<char>(reinterpret_cast<const char *>(bits.data()),
-                             bits.size() * sizeof(uint16_t)));
-    return arith::ConstantOp::create(builder, loc, attr);
+    auto type = RankedTensorType::get(tensor.shape,
+                                      toMLIRType(tensor.elementType, ctx));
+    return arith::ConstantOp::create(builder, loc, elementsOf(tensor, type));
   }
 
   /// An int8 kernel (`quantize: {weights: int8}`): its values as an i8
   /// constant, cast to quant's per-axis type that carries the scales
-  /// (RNNCells.td), one byte a weight.
+  /// (RNNCells.td), one byte a weight. The scales, and so what the kernel
+  /// stands for, are in the activations' type.
   Value int8Kernel(const rnnc::Int8Kernel &kernel, Location loc) {
     auto storage = RankedTensorType::get(kernel.shape, builder.getI8Type());
     auto attr = DenseElementsAttr::get(storage,
@@ -123,9 +142,8 @@ private:
     SmallVector<double> scales(kernel.scales.begin(), kernel.scales.end());
     SmallVector<int64_t> zeros(scales.size(), 0);
     auto element = quant::UniformQuantizedPerAxisType::get(
-        quant::QuantizationFlags::Signed, builder.getI8Type(),
-        builder.getF32Type(), scales, zeros,
-        int32_t(kernel.shape.size()) - 1, -127, 127);
+        quant::QuantizationFlags::Signed, builder.getI8Type(), activationType,
+        scales, zeros, int32_t(kernel.shape.size()) - 1, -127, 127);
     return quant::StorageCastOp::create(builder, loc, storage.clone(element),
                                         values);
   }
@@ -135,9 +153,9 @@ private:
     return describe(cell.kind).carries;
   }
 
-  /// A tensor of exactly `shape` (carry shapes include the batch dims).
-  RankedTensorType f32Tensor(ArrayRef<int64_t> shape) {
-    return RankedTensorType::get(shape, builder.getF32Type());
+  /// Activations of exactly `shape` (carry shapes include the batch dims).
+  RankedTensorType activationTensor(ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, activationType);
   }
 
   /// Fills `body` with one step of `cell` on the given weights.
@@ -166,6 +184,9 @@ private:
   ArrayRef<LayerParams> params;
   const llvm::SourceMgr &sourceMgr;
   OpBuilder builder;
+  /// The element type of x, y, the carries and the values between layers
+  /// (Model::activationType).
+  Type activationType;
   SmallVector<Type> argTypes;
   std::vector<std::string> argNames;
 };
@@ -231,21 +252,18 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
   Block *block = new Block();
   body.push_back(block);
   for (const Shape &shape : carries)
-    block->addArgument(f32Tensor(shape), loc);
+    block->addArgument(activationTensor(shape), loc);
   Value input = block->addArgument(batchedType(inputFeatures), loc);
 
   OpBuilder::InsertionGuard guard(builder);
   // Weights are constants defined before the layer that reads them.
   builder.setInsertionPoint(body.getParentOp());
-  spec::ParamDtype dtype = cell.storesBF16Params()
-                               ? spec::ParamDtype::BFloat16
-                               : spec::ParamDtype::Float32;
   Value wi = weights.wiInt8 ? int8Kernel(*weights.wiInt8, loc)
-                            : paramConstant(weights.wi, dtype, loc);
+                            : constant(weights.wi, loc);
   Value wh = weights.whInt8 ? int8Kernel(*weights.whInt8, loc)
-                            : paramConstant(weights.wh, dtype, loc);
-  Value bi = weights.bi ? paramConstant(*weights.bi, dtype, loc) : Value();
-  Value bh = weights.bh ? paramConstant(*weights.bh, dtype, loc) : Value();
+                            : constant(weights.wh, loc);
+  Value bi = weights.bi ? constant(*weights.bi, loc) : Value();
+  Value bh = weights.bh ? constant(*weights.bh, loc) : Value();
   builder.setInsertionPointToStart(block);
 
   // Every cell op takes `input, carries..., wi, wh, bi?, bh?` and returns
@@ -268,7 +286,7 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
       OpTrait::AttrSizedOperandSegments<void>::getOperandSegmentSizeAttr(),
       builder.getDenseI32ArrayAttr(segments));
   for (const Shape &shape : carries)
-    state.addTypes(f32Tensor(shape));
+    state.addTypes(activationTensor(shape));
 
   // A name the op does not declare would be a discardable attribute that
   // silently changes nothing.
@@ -292,12 +310,9 @@ void ModelBuilder::buildCellBody(Region &body, const Cell &cell,
     setAttr("residual", builder.getUnitAttr());
   // dtype bfloat16: Flax's bf16 compute, with the carries in param_dtype
   // (initialize_carry's type); absent for float32 compute.
-  if (cell.dtype == spec::ParamDtype::BFloat16) {
-    setAttr("compute_type", TypeAttr::get(builder.getBF16Type()));
-    setAttr("carry_type",
-            TypeAttr::get(cell.paramDtype == spec::ParamDtype::BFloat16
-                              ? Type(builder.getBF16Type())
-                              : Type(builder.getF32Type())));
+  if (cell.dtype == spec::ElementType::BFloat16) {
+    setAttr("compute_type", TypeAttr::get(toMLIRType(cell.dtype, ctx)));
+    setAttr("carry_type", TypeAttr::get(toMLIRType(cell.paramDtype, ctx)));
   }
   // activations: dynamic: int8 dot products on activations quantized per
   // row at every step.
@@ -328,9 +343,9 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
       std::vector<Shape> shapes =
           carryShapes(model, rnn->cell, layerInputFeatures(model, k));
       for (auto [shape, name] : llvm::zip(shapes, carryNames(rnn->cell)))
-        addArgument(f32Tensor(shape), "initial_carry/" +
-                                            directionKey(layer, dir) + "/" +
-                                            name.str());
+        addArgument(activationTensor(shape), "initial_carry/" +
+                                                 directionKey(layer, dir) +
+                                                 "/" + name.str());
     }
   }
 
@@ -418,7 +433,7 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
       SmallVector<Type> types{outputType};
       if (wantCarry)
         for (const Shape &shape : carryShapes(model, rnn.cell, inputFeatures))
-          types.push_back(f32Tensor(shape));
+          types.push_back(activationTensor(shape));
       UnitAttr reverse = rnn.reverse ? builder.getUnitAttr() : UnitAttr();
       // keep_order without reverse is a no-op in Flax; the op rejects it.
       auto scan = rnn::ScanOp::create(
@@ -438,10 +453,10 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
       if (wantCarry) {
         for (const Shape &shape :
              carryShapes(model, layer.forward.cell, inputFeatures))
-          forwardTypes.push_back(f32Tensor(shape));
+          forwardTypes.push_back(activationTensor(shape));
         for (const Shape &shape :
              carryShapes(model, layer.backward.cell, inputFeatures))
-          backwardTypes.push_back(f32Tensor(shape));
+          backwardTypes.push_back(activationTensor(shape));
       }
       SmallVector<Value> forwardInit = takeInits(layer, layer.forward);
       SmallVector<Value> backwardInit = takeInits(layer, layer.backward);
@@ -473,7 +488,7 @@ OwningOpRef<ModuleOp> ModelBuilder::build() {
           shape.back() +=
               cast<RankedTensorType>(backwardH.getType()).getShape().back();
         lastRecurrentH = rnn::MergeOp::create(
-            builder, loc, f32Tensor(shape),
+            builder, loc, activationTensor(shape),
             rnn::MergeAttr::get(&ctx, toDialect(layer.merge)), forwardH,
             backwardH);
       }

@@ -189,7 +189,7 @@ static double bf16(double v) {
 static void stepDenseBF16(const spec::Cell &cell, const CellParams &params,
                           int64_t inputSize, const double *x, Carry &carry) {
   const int64_t hs = cell.features;
-  const bool bf16Carries = cell.paramDtype == spec::ParamDtype::BFloat16;
+  const bool bf16Carries = cell.paramDtype == spec::ElementType::BFloat16;
   std::vector<double> xr(x, x + inputSize), hr(carry.h);
   for (double &v : xr)
     v = bf16(v);
@@ -278,7 +278,7 @@ static void stepDenseBF16(const spec::Cell &cell, const CellParams &params,
 
 static void stepDense(const spec::Cell &cell, const CellParams &params,
                       int64_t inputSize, const double *x, Carry &carry) {
-  if (cell.dtype == spec::ParamDtype::BFloat16)
+  if (cell.dtype == spec::ElementType::BFloat16)
     return stepDenseBF16(cell, params, inputSize, x, carry);
   const int64_t hs = cell.features;
   bool dynamic = cell.int8Activations && params.wiInt8 && params.whInt8;

@@ -195,13 +195,13 @@ void rnnc::spec::detail::applyParamDtypes(Model &model, const ModelInfo &info,
       };
       std::string where = " (layer '" + layer.name + "')";
       const CellKindInfo &kind = describe(cell.kind);
-      if (cell.paramDtype == ParamDtype::BFloat16 && !kind.lowPrecision)
+      if (cell.paramDtype == ElementType::BFloat16 && !kind.lowPrecision)
         at(cellInfo.paramDtypeExplicit, cellInfo.paramDtypeLoc,
            info.paramDtypeLoc,
            "param_dtype 'bfloat16' is not supported yet for " +
                kind.name.str() + where + "; use float32",
            "param_dtype: float32");
-      if (cell.dtype != ParamDtype::BFloat16)
+      if (cell.dtype != ElementType::BFloat16)
         continue;
       auto dtypeError = [&](const std::string &message) {
         at(cellInfo.dtypeExplicit, cellInfo.dtypeLoc, info.dtypeLoc,
@@ -226,7 +226,7 @@ void rnnc::spec::detail::applyParamDtypes(Model &model, const ModelInfo &info,
       }
       // Without the carry added back, h' is all bf16 products.
       if (kind.takes("residual") && !cell.residual &&
-          cell.paramDtype == ParamDtype::Float32)
+          cell.paramDtype == ElementType::Float32)
         dtypeError("dtype 'bfloat16' with param_dtype 'float32' on a " +
                    kind.name.str() + where +
                    " gives a bfloat16 h' for a float32 carry, which Flax's "

@@ -210,13 +210,13 @@ void parseCell(YamlReader &reader, Field &field, const std::string &path,
       else if (fn)
         (f.name == "gate_fn" ? cell.gateFn : cell.activationFn) = *fn;
     } else if (f.name == "dtype") {
-      if (std::optional<ParamDtype> v = parseDtype(reader, f)) {
+      if (std::optional<ElementType> v = parseDtype(reader, f)) {
         cell.dtype = *v;
         info.dtypeExplicit = true;
         info.dtypeLoc = f.loc();
       }
     } else if (f.name == "param_dtype") {
-      if (std::optional<ParamDtype> v = parseParamDtype(reader, f)) {
+      if (std::optional<ElementType> v = parseParamDtype(reader, f)) {
         cell.paramDtype = *v;
         info.paramDtypeExplicit = true;
         info.paramDtypeLoc = f.loc();

@@ -113,14 +113,14 @@ const char *rnnc::spec::stringify(PoolFn fn) {
   return "<invalid pool fn>";
 }
 
-const char *rnnc::spec::stringify(ParamDtype dtype) {
-  switch (dtype) {
-  case ParamDtype::Float32:
+const char *rnnc::spec::stringify(ElementType type) {
+  switch (type) {
+  case ElementType::Float32:
     return "float32";
-  case ParamDtype::BFloat16:
+  case ElementType::BFloat16:
     return "bfloat16";
   }
-  return "<invalid param dtype>";
+  return "<invalid element type>";
 }
 
 std::optional<std::string> rnnc::spec::applyInt8Weights(Model &model) {

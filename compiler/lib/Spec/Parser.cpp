@@ -419,7 +419,7 @@ void applyQuantize(Model &model, const ModelInfo &info,
   for (const Layer &layer : model.layers)
     if (layer.name == *conflict)
       for (const RNN *rnn : {&layer.rnn, &layer.forward, &layer.backward})
-        paramDtype |= rnn->cell.paramDtype == ParamDtype::BFloat16;
+        paramDtype |= rnn->cell.paramDtype == ElementType::BFloat16;
   diags.error(info.quantizeLoc,
               "'quantize: {weights: int8}' and " +
                   std::string(paramDtype ? "param_dtype" : "dtype") +
@@ -452,12 +452,12 @@ void parseTopLevel(YamlReader &reader, yaml::MappingNode &root, SMLoc rootLoc,
                                         "' is a C keyword and cannot "
                                         "be used as 'name'");
     } else if (f.name == "dtype") {
-      if (std::optional<ParamDtype> v = parseDtype(reader, f)) {
+      if (std::optional<ElementType> v = parseDtype(reader, f)) {
         model.dtype = *v;
         info.dtypeLoc = f.loc();
       }
     } else if (f.name == "param_dtype") {
-      if (std::optional<ParamDtype> v = parseParamDtype(reader, f)) {
+      if (std::optional<ElementType> v = parseParamDtype(reader, f)) {
         model.paramDtype = *v;
         info.paramDtypeLoc = f.loc();
       }
@@ -600,20 +600,20 @@ parseElementType(YamlReader &reader, Field &field,
   return std::nullopt;
 }
 
-std::optional<ParamDtype> rnnc::spec::detail::parseDtype(YamlReader &reader,
-                                                        Field &field) {
+std::optional<ElementType> rnnc::spec::detail::parseDtype(YamlReader &reader,
+                                                          Field &field) {
   std::optional<std::string> dtype =
       parseElementType(reader, field, {"bfloat16"});
   if (!dtype)
     return std::nullopt;
-  return *dtype == "bfloat16" ? ParamDtype::BFloat16 : ParamDtype::Float32;
+  return *dtype == "bfloat16" ? ElementType::BFloat16 : ElementType::Float32;
 }
 
-std::optional<ParamDtype>
+std::optional<ElementType>
 rnnc::spec::detail::parseParamDtype(YamlReader &reader, Field &field) {
   std::optional<std::string> dtype =
       parseElementType(reader, field, {"bfloat16"});
   if (!dtype)
     return std::nullopt;
-  return *dtype == "bfloat16" ? ParamDtype::BFloat16 : ParamDtype::Float32;
+  return *dtype == "bfloat16" ? ElementType::BFloat16 : ElementType::Float32;
 }

@@ -71,11 +71,11 @@ struct ModelInfo {
 /// Reads a `dtype` key (of the model or of a cell, as Flax has them):
 /// float32 or bfloat16; any other type is an error at the value
 /// (std::nullopt), never a failure further down.
-std::optional<ParamDtype> parseDtype(YamlReader &reader, Field &field);
+std::optional<ElementType> parseDtype(YamlReader &reader, Field &field);
 
 /// Reads a `param_dtype` key (of the model or of a cell): float32 or
 /// bfloat16; any other type is an error at the value (std::nullopt).
-std::optional<ParamDtype> parseParamDtype(YamlReader &reader, Field &field);
+std::optional<ElementType> parseParamDtype(YamlReader &reader, Field &field);
 
 /// Reads the `layers` list into model.layers / info.layers.
 void parseLayers(YamlReader &reader, Field &field, Model &model,

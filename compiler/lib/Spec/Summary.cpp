@@ -39,10 +39,10 @@ std::vector<std::string> cellOptions(const Cell &cell) {
     else if (key == "use_bias")
       addFlag(options, key, &Cell::useBias, cell);
   }
-  if (cell.paramDtype != ParamDtype::Float32)
+  if (cell.paramDtype != ElementType::Float32)
     options.push_back(std::string("param_dtype=") +
                       stringify(cell.paramDtype));
-  if (cell.dtype != ParamDtype::Float32)
+  if (cell.dtype != ElementType::Float32)
     options.push_back(std::string("dtype=") + stringify(cell.dtype));
   if (cell.int8Weights)
     options.push_back("weights=int8");

@@ -219,9 +219,11 @@ void emitTaskLaunch(const spec::Model &model, llvm::raw_ostream &os) {
 /// `<NAME>_WORKSPACE_SIZE_PARALLEL` bytes.
 void emitParallelWorkspaceMacro(const std::string &prefix,
                                 llvm::raw_ostream &os) {
+  StringRef array = rnn::abi::WorkspaceABI::cArrayType;
   os << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << prefix
-     << "WORKSPACE_ALIGNAS float name[(" << prefix
-     << "WORKSPACE_SIZE_PARALLEL + sizeof(float) - 1) / sizeof(float) + 1]\n";
+     << "WORKSPACE_ALIGNAS " << array << " name[(" << prefix
+     << "WORKSPACE_SIZE_PARALLEL + sizeof(" << array << ") - 1) / sizeof("
+     << array << ") + 1]\n";
 }
 
 /// The call struct's fields for the caller's arguments the tasks pass on

@@ -186,10 +186,12 @@ rnnc::expectedCellParams(const Cell &cell, ParamsLayout layout,
   return recipe->params;
 }
 
-/// Concatenates `parts` (same shapes; nullptr = zeros) along the last axis.
+/// Concatenates `parts` (same shapes; nullptr = zeros) along the last axis,
+/// as float32, which every array of a weights file widens to exactly.
 static Tensor concatLast(llvm::ArrayRef<const Tensor *> parts) {
   const Tensor *like = *llvm::find_if(parts, [](const Tensor *t) { return t; });
   Tensor out;
+  out.elementType = spec::ElementType::Float32;
   out.shape = like->shape;
   int64_t cols = out.shape.empty() ? 1 : out.shape.back();
   int64_t rows = cols ? like->numElements() / cols : 0;
@@ -530,9 +532,9 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
     params.bi = fuse(recipe->bi);
   if (!recipe->bh.empty())
     params.bh = fuse(recipe->bh);
-  if (cell.storesBF16Params())
+  if (cell.storedParamType() == spec::ElementType::BFloat16)
     roundCellParams(params,
-                    cell.paramDtype == spec::ParamDtype::BFloat16
+                    cell.paramDtype == spec::ElementType::BFloat16
                         ? "param_dtype"
                         : "dtype",
                     loc, what);
@@ -542,7 +544,7 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
 /// A cell with `param_dtype: bfloat16` computes with its params rounded to
 /// bfloat16, as Flax stores them: bfloat16 arrays in the file are exact
 /// already, others are rounded here (round to nearest even), with a note
-/// saying how many values changed.
+/// saying how many values changed. The params become bfloat16 tensors.
 void Binder::roundCellParams(CellParams &params, const char *key,
                              mlir::Location loc,
                              const std::string &what) {
@@ -550,6 +552,7 @@ void Binder::roundCellParams(CellParams &params, const char *key,
   // exact: the count is of values read from the file.
   int64_t rounded = 0;
   auto round = [&](Tensor &tensor) {
+    tensor.elementType = spec::ElementType::BFloat16;
     for (float &v : tensor.data) {
       float r = weights::roundToBFloat16(v);
       // NaN != NaN: count only values that really change.
@@ -604,11 +607,15 @@ std::optional<LayerParams> Binder::bindLayer(const Layer &layer, int64_t in) {
     return std::nullopt;
   if (shapesOnly)
     return result;
+  // The layers around the cells hold their params in the activations' type
+  // (float32, which a bfloat16 array of the file widens to exactly).
   auto get = [&](StringRef name) -> std::optional<Tensor> {
     auto it = found.find(joinKey(prefix, name));
     if (it == found.end())
       return std::nullopt;
-    return *it->second;
+    Tensor tensor = *it->second;
+    tensor.elementType = model.activationType();
+    return tensor;
   };
   switch (layer.kind) {
   case Layer::Kind::Dense:

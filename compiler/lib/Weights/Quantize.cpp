@@ -34,7 +34,9 @@ std::optional<Int8Kernel> rnnc::quantizeInt8PerColumn(const Tensor &kernel) {
 }
 
 Tensor rnnc::dequantize(const Int8Kernel &kernel) {
-  Tensor result{kernel.shape, std::vector<float>(kernel.values.size())};
+  // The scales' type: what the weights are computed with.
+  Tensor result{kernel.shape, std::vector<float>(kernel.values.size()),
+                spec::ElementType::Float32};
   int64_t columns = kernel.shape.back();
   for (size_t k = 0; k < kernel.values.size(); ++k)
     result.data[k] = float(kernel.values[k]) * kernel.scales[k % columns];

@@ -138,7 +138,12 @@ rnnc::parseWeights(StringRef data, StringRef fileName,
       warnings.push_back(("converted '" + key + "' from " +
                           dtypeName(array.dtype) + " to float32")
                              .str());
-    tree[key.str()] = Tensor{array.shape, std::move(*values)};
+    // A bfloat16 array keeps its type (its values are exact floats); the
+    // other float types are float32 now.
+    tree[key.str()] =
+        Tensor{array.shape, std::move(*values),
+               array.dtype == DType::BF16 ? spec::ElementType::BFloat16
+                                          : spec::ElementType::Float32};
   }
   return tree;
 }

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 
@@ -112,6 +113,21 @@ TEST_F(EntryPointABITest, NamesAndPrefixes) {
   EXPECT_EQ(abi::entryPointName("enc"), "enc_run");
   EXPECT_EQ(abi::macroPrefix("enc"), "ENC_");
   EXPECT_EQ(abi::parameterName("carry/enc/forward/h"), "carry_enc_forward_h");
+}
+
+/// Each element type's C name (the signature) and numpy name (the header's
+/// prose, as the spec spells types); bf16 has no C name.
+TEST_F(EntryPointABITest, ElementTypeNames) {
+  Builder b(&ctx);
+  EXPECT_EQ(abi::cElementTypeName(b.getF32Type()), "float");
+  EXPECT_EQ(abi::cElementTypeName(b.getI32Type()), "int32_t");
+  EXPECT_FALSE(abi::cElementTypeName(b.getBF16Type()));
+  EXPECT_EQ(abi::elementTypeName(b.getF32Type()), "float32");
+  EXPECT_EQ(abi::elementTypeName(b.getBF16Type()), "bfloat16");
+  EXPECT_EQ(abi::elementTypeName(b.getF16Type()), "float16");
+  EXPECT_EQ(abi::elementTypeName(b.getI32Type()), "int32");
+  EXPECT_EQ(abi::elementTypeName(b.getI1Type()), "bool");
+  EXPECT_FALSE(abi::elementTypeName(b.getIndexType()));
 }
 
 TEST_F(EntryPointABITest, MissingEntryPointIsAnError) {

@@ -173,8 +173,8 @@ TEST(ReferenceCellTest, SimpleBF16ComputeRoundsAtFlaxsPoints) {
   // sum and the tanh rounded. The weights are bf16 values already (binding
   // rounds them); the inputs are not.
   spec::Cell c = simpleCell(1, Activation::Tanh);
-  c.dtype = spec::ParamDtype::BFloat16;
-  c.paramDtype = spec::ParamDtype::BFloat16;
+  c.dtype = spec::ElementType::BFloat16;
+  c.paramDtype = spec::ElementType::BFloat16;
   std::vector<double> xs = {0.3f, -1.7f, 2.9f};
   Outputs out = runScalar(c, scalarSimple(0.5f, 0.75f, 0.125f), xs);
   auto B = roundedToBF16;

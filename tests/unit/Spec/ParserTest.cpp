@@ -362,11 +362,11 @@ layers:
 param_dtype: bfloat16
 )");
   ASSERT_TRUE(r.model) << r.diagnostics;
-  EXPECT_EQ(r.model->paramDtype, ParamDtype::BFloat16);
-  EXPECT_EQ(r.model->layers[0].rnn.cell.paramDtype, ParamDtype::BFloat16);
-  EXPECT_EQ(r.model->layers[1].rnn.cell.paramDtype, ParamDtype::Float32);
-  EXPECT_EQ(r.model->layers[2].forward.cell.paramDtype, ParamDtype::BFloat16);
-  EXPECT_EQ(r.model->layers[2].backward.cell.paramDtype, ParamDtype::BFloat16);
+  EXPECT_EQ(r.model->paramDtype, ElementType::BFloat16);
+  EXPECT_EQ(r.model->layers[0].rnn.cell.paramDtype, ElementType::BFloat16);
+  EXPECT_EQ(r.model->layers[1].rnn.cell.paramDtype, ElementType::Float32);
+  EXPECT_EQ(r.model->layers[2].forward.cell.paramDtype, ElementType::BFloat16);
+  EXPECT_EQ(r.model->layers[2].backward.cell.paramDtype, ElementType::BFloat16);
 
   ParseResult f = parse(R"(rnnc: 1
 name: p
@@ -376,8 +376,8 @@ layers:
   - {type: RNN, cell: {type: GRUCell, features: 2, param_dtype: bfloat16}}
 )");
   ASSERT_TRUE(f.model) << f.diagnostics;
-  EXPECT_EQ(f.model->layers[0].rnn.cell.paramDtype, ParamDtype::Float32);
-  EXPECT_EQ(f.model->layers[1].rnn.cell.paramDtype, ParamDtype::BFloat16);
+  EXPECT_EQ(f.model->layers[0].rnn.cell.paramDtype, ElementType::Float32);
+  EXPECT_EQ(f.model->layers[1].rnn.cell.paramDtype, ElementType::BFloat16);
 }
 
 TEST(SpecParser, DenseActivationNoneIsTheDefault) {

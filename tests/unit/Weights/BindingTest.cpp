@@ -610,6 +610,67 @@ TEST_F(BindingTest, DenseEmbedAndLayerNorm) {
                           "expected [3, 4]"});
 }
 
+/// Every bound param carries the element type the model stores it in: a
+/// cell's its param_dtype (bfloat16: rounded to it), the other layers'
+/// float32 even when the file holds bfloat16.
+TEST_F(BindingTest, ParamsCarryTheElementTypeTheModelStores) {
+  add("s/cell/i/kernel", {3, 2}, 1);
+  add("s/cell/i/bias", {2}, 2);
+  add("s/cell/h/kernel", {2, 2}, 3);
+  add("t/cell/i/kernel", {2, 2}, 4);
+  add("t/cell/i/bias", {2}, 5);
+  add("t/cell/h/kernel", {2, 2}, 6);
+  add("d/kernel", {2, 4}, 7);
+  add("d/bias", {4}, 8);
+  // A bfloat16 array, as readWeights() gives one: exact values, its type.
+  for (float &v : tree["d/kernel"].data)
+    v = weights::roundToBFloat16(v);
+  tree["d/kernel"].elementType = ElementType::BFloat16;
+
+  spec::Cell bf16 = makeCell(CellKind::Simple, 2);
+  bf16.paramDtype = ElementType::BFloat16;
+  spec::Model model = makeModel(
+      {3}, {rnnLayer("s", bf16), rnnLayer("t", makeCell(CellKind::Simple, 2)),
+            denseLayer("d", 4)});
+  auto params = bind(model);
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  ASSERT_EQ(params->size(), 3u);
+
+  const CellParams &s = (*params)[0].forward;
+  ASSERT_TRUE(s.bi);
+  for (const Tensor *tensor : {&s.wi, &s.wh, &*s.bi})
+    EXPECT_EQ(tensor->elementType, ElementType::BFloat16);
+  // 1001 is no bfloat16 (8 significant bits): rounded to 1000.
+  std::vector<float> rounded;
+  for (float v : tree.at("s/cell/i/kernel").data)
+    rounded.push_back(weights::roundToBFloat16(v));
+  EXPECT_EQ(s.wi.data, rounded);
+  EXPECT_EQ(s.wi.data[1], 1000.0f);
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0].rfind("param_dtype bfloat16: rounded ", 0), 0u)
+      << messages[0];
+
+  const CellParams &t = (*params)[1].forward;
+  ASSERT_TRUE(t.bi);
+  for (const Tensor *tensor : {&t.wi, &t.wh, &*t.bi})
+    EXPECT_EQ(tensor->elementType, ElementType::Float32);
+  EXPECT_EQ(t.wi.data[1], 4001.0f);
+
+  const LayerParams &d = (*params)[2];
+  ASSERT_TRUE(d.kernel && d.bias);
+  EXPECT_EQ(d.kernel->elementType, ElementType::Float32);
+  EXPECT_EQ(d.kernel->data, tree.at("d/kernel").data);
+  EXPECT_EQ(d.bias->elementType, ElementType::Float32);
+
+  // bf16 compute stores its params as bf16 too (promote_dtype).
+  spec::Cell compute = makeCell(CellKind::Simple, 2);
+  compute.dtype = ElementType::BFloat16;
+  model.layers[1].rnn.cell = compute;
+  params = bind(model);
+  ASSERT_TRUE(params) << (messages.empty() ? "" : messages[0]);
+  EXPECT_EQ((*params)[1].forward.wh.elementType, ElementType::BFloat16);
+}
+
 TEST_F(BindingTest, RNNLayerParamsFallBackToTheBareCell) {
   spec::Layer layer = rnnLayer("lstm0", makeCell(CellKind::Simple, 2));
   layer.params = "lstm_cell_0";

@@ -70,6 +70,11 @@ TEST(WeightsFileTest, ReadsSafetensorsByContent) {
   // bfloat16 by truncation of 1/3 and -0.1.
   EXPECT_EQ(tree->at("brain").data,
             (std::vector<float>{0.33203125f, -0.099609375f, 256.0f, -2.0f}));
+  // A bfloat16 array is a bfloat16 tensor; float16 widens to float32.
+  EXPECT_EQ(tree->at("brain").elementType, spec::ElementType::BFloat16);
+  EXPECT_EQ(tree->at("half").elementType, spec::ElementType::Float32);
+  EXPECT_EQ(tree->at("enc/cell/i/kernel").elementType,
+            spec::ElementType::Float32);
 }
 
 TEST(WeightsFileTest, RejectsIntegerParams) {

@@ -54,6 +54,9 @@ std::string macroPrefix(llvm::StringRef model);
 std::string parameterName(llvm::StringRef key);
 /// The C name of an element type ("float", "int32_t", ...), if it has one.
 std::optional<llvm::StringRef> cElementTypeName(Type type);
+/// numpy's name of an element type ("float32", "bfloat16", "int32", ...),
+/// if it has one: the header's prose names types so, as the spec does.
+std::optional<llvm::StringRef> elementTypeName(Type type);
 
 /// What a parameter of the entry point is to the caller.
 enum class Role {
@@ -115,6 +118,9 @@ struct WorkspaceABI {
   int64_t alignment;
   /// The alignment the entry point checks for.
   static constexpr int64_t minAlignment = kMinWorkspaceAlignment;
+  /// The C type of the array the header's WORKSPACE macros declare: the
+  /// float buffers', whose alignment is minAlignment.
+  static constexpr llvm::StringLiteral cArrayType = "float";
 };
 
 WorkspaceABI describeWorkspace(ModuleOp module);

@@ -9,8 +9,10 @@
 //   results    y, carry/<layer>/<c|h> (likewise) for layers with return_carry
 //
 // The function also carries its sequence length (`rnn.num_steps`).
-// Weights are constants in rnnc's fused layout (Weights/Params.h); every op
-// is located at its layer's line in the spec.
+// Weights are constants in rnnc's fused layout (Weights/Params.h), each of
+// its Tensor's element type; x, y, the carries and the values between
+// layers are of the model's activation type (Model::activationType). Every
+// op is located at its layer's line in the spec.
 //
 //===----------------------------------------------------------------------===//
 

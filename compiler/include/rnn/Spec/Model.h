@@ -10,6 +10,7 @@
 #define RNN_SPEC_MODEL_H
 
 #include "rnn/Spec/CellKinds.h"
+#include "rnn/Spec/ElementType.h"
 
 #include "llvm/Support/SMLoc.h"
 
@@ -52,11 +53,6 @@ enum class ParamsLayout { Linen, NNX };
 enum class InitialCarry { Zeros, Input };
 enum class PaddedOutputs { Compute, Zeros };
 
-/// The element type a cell's params are stored in (Flax's `param_dtype`).
-/// Computation is float32 whatever it is: bfloat16 params are widened
-/// exactly where they are read.
-enum class ParamDtype { Float32, BFloat16 };
-
 struct Cell {
   CellKind kind = CellKind::LSTM;
   int64_t features = 0;
@@ -68,8 +64,11 @@ struct Cell {
   std::vector<int64_t> kernelSize;  ///< kernel_size
   bool useBias = true;              ///< use_bias
   std::string params;               ///< '/'-joined param path of this cell
-  /// The cell's `param_dtype`, else the model's (applied when parsing ends).
-  ParamDtype paramDtype = ParamDtype::Float32;
+  /// The cell's `param_dtype`, else the model's (applied when parsing ends):
+  /// the type its params are stored in. Computation is float32 unless
+  /// `dtype` says otherwise: bfloat16 params are widened exactly where they
+  /// are read.
+  ElementType paramDtype = ElementType::Float32;
   /// `quantize: {weights: int8}` applies to this cell (every cell whose kind
   /// is CellKindInfo::lowPrecision): its kernels are stored as int8
   /// with one float32 scale per output column, set when parsing ends.
@@ -80,13 +79,19 @@ struct Cell {
   bool int8Activations = false;
   /// The cell's `dtype` (Flax's computation type), else the model's: bf16
   /// compute rounds where Flax's bf16 cell does (docs/Semantics.md).
-  ParamDtype dtype = ParamDtype::Float32;
+  ElementType dtype = ElementType::Float32;
   llvm::SMLoc loc;                  ///< the `cell:` value in the spec
 
-  /// Whether the params are stored as bf16: with bf16 params, and with bf16
+  /// The type the params are stored in: bf16 with bf16 params, and with bf16
   /// compute, which rounds every param to bf16 before use (promote_dtype).
+  ElementType storedParamType() const {
+    return paramDtype == ElementType::BFloat16 || dtype == ElementType::BFloat16
+               ? ElementType::BFloat16
+               : ElementType::Float32;
+  }
+  /// storedParamType() is bfloat16.
   bool storesBF16Params() const {
-    return paramDtype == ParamDtype::BFloat16 || dtype == ParamDtype::BFloat16;
+    return storedParamType() == ElementType::BFloat16;
   }
 
   /// True for cells whose carry is (c, h); the others carry h only.
@@ -169,7 +174,7 @@ struct Model {
   ParamsLayout paramsLayout = ParamsLayout::Linen;
   PaddedOutputs paddedOutputs = PaddedOutputs::Compute;
   /// The top-level `param_dtype`: the default of every cell's.
-  ParamDtype paramDtype = ParamDtype::Float32;
+  ElementType paramDtype = ElementType::Float32;
   /// `quantize: {weights: int8}` (an rnnc extension; Flax has none).
   bool int8Weights = false;
   /// `activations: dynamic` too: the dense cells quantize their matmuls'
@@ -183,7 +188,7 @@ struct Model {
   std::vector<bool> runtimeBatch;
   /// The top-level `dtype`: the default of every cell's (only cells compute
   /// in it; the layers around them stay float32).
-  ParamDtype dtype = ParamDtype::Float32;
+  ElementType dtype = ElementType::Float32;
   int64_t time = 0;              ///< T, or its maximum when runtimeTime
   /// `time: {max: N}`: the entry point takes the actual number of steps
   /// (0..time) as its `steps` argument.
@@ -215,6 +220,12 @@ struct Model {
     return false;
   }
 
+  /// The element type of x (unless it holds token ids), y, the carries the
+  /// caller passes and receives, and the values between layers: float32, as
+  /// no spec key chooses another yet (`dtype` is the cells' computation
+  /// type, inside the cell).
+  ElementType activationType() const { return ElementType::Float32; }
+
   /// True when x holds int32 token ids (the first layer is an Embed).
   bool takesTokens() const {
     return !layers.empty() && layers.front().kind == Layer::Kind::Embed;
@@ -239,8 +250,7 @@ const char *stringify(ParamsLayout layout);  ///< "linen", "nnx"
 const char *stringify(InitialCarry carry);   ///< "zeros", "input"
 const char *stringify(PaddedOutputs padded); ///< "compute", "zeros"
 const char *stringify(Layer::Kind kind);     ///< "RNN", "Bidirectional", "Dense", ...
-const char *stringify(PoolFn fn);
-const char *stringify(ParamDtype dtype);     ///< "float32", "bfloat16"            ///< "last", "first", ..., "final_carry"
+const char *stringify(PoolFn fn);            ///< "last", "first", ..., "final_carry"
 
 } // namespace rnnc::spec
 

@@ -17,10 +17,21 @@
 // Zero bias blocks are exact (x + 0.0f == x), so the fused form computes what
 // Flax's per-gate form computes.
 //
+// Every Tensor carries the element type the compiled model stores it in,
+// set where its values are made: reading a weights file (a bfloat16 array is
+// bfloat16, every other float array float32), binding (a cell's params in
+// its Cell::storedParamType(), rounded to bfloat16 there; every other
+// layer's float32) and quantization (the dequantized kernels, float32).
+// Values stay floats whatever the type (bfloat16 values are exact floats),
+// so the reference reads them as they are, and MLIRGen builds each constant
+// in the tensor's type.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef RNN_WEIGHTS_PARAMS_H
 #define RNN_WEIGHTS_PARAMS_H
+
+#include "rnn/Spec/ElementType.h"
 
 #include <cstdint>
 #include <map>
@@ -30,10 +41,12 @@
 
 namespace rnnc {
 
-/// A dense float32 array in row-major order.
+/// A dense array in row-major order, its values as floats (exact for every
+/// element type).
 struct Tensor {
   std::vector<int64_t> shape;
   std::vector<float> data;
+  spec::ElementType elementType = spec::ElementType::Float32;
 
   int64_t numElements() const {
     int64_t n = 1;

@@ -3,7 +3,7 @@
 // Entry point for weights files: picks the format by content (.npz is a zip
 // archive starting with "PK"; anything else is read as .safetensors), strips
 // an optional leading `params/` from every key (Flax's variable collection)
-// and converts every array to float32.
+// and converts every array to float values (Tensor, Params.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +23,12 @@
 
 namespace rnnc {
 
-/// Reads the weights file at `path`. float16, bfloat16 and float64 arrays
-/// are converted to float32, appending one warning per converted key to
-/// `warnings` ("converted 'enc/cell/hi/kernel' from float64 to float32").
+/// Reads the weights file at `path`. float16 and float64 arrays are
+/// converted to float32 tensors, bfloat16 arrays kept as bfloat16 tensors
+/// (exact floats); each of them appends a warning to `warnings`
+/// ("converted 'enc/cell/hi/kernel' from float64 to float32"), as binding
+/// widens a bfloat16 array to float32 unless a bfloat16 cell reads it (the
+/// driver drops the warning then).
 /// Errors: unreadable or corrupt files, integer or bool arrays (naming the
 /// key and dtype), and two keys that are equal once `params/` is stripped.
 /// With `nonFloat`, integer and bool arrays (a checkpoint's step counter)
