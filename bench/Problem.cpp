@@ -5,10 +5,16 @@
 #include "rnn/Spec/Model.h"
 #include "rnn/Weights/Array.h"
 #include "rnn/Weights/Binding.h"
+#include "rnn/Weights/Npz.h"
 #include "rnn/Weights/Quantize.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <sstream>
 
@@ -162,6 +168,52 @@ std::string bench::specYaml(const Config &config, const std::string &name) {
     os << "    type: RNN\n    cell: " << cell << "\n";
   os << "    return_carry: true\n";
   return os.str();
+}
+
+/// An npz array of `values` (float or int32) in `shape`.
+template <typename T>
+static weights::Array npzArray(std::string name, weights::DType dtype,
+                               std::vector<int64_t> shape,
+                               const std::vector<T> &values) {
+  weights::Array array;
+  array.name = std::move(name);
+  array.dtype = dtype;
+  array.shape = std::move(shape);
+  array.bytes.resize(values.size() * sizeof(T));
+  std::memcpy(array.bytes.data(), values.data(), array.bytes.size());
+  return array;
+}
+
+std::string bench::writeProblem(const Problem &problem,
+                                const std::string &dir) {
+  const Config &config = problem.config;
+  std::string id = config.id();
+  auto path = [&](llvm::StringRef suffix) {
+    llvm::SmallString<128> file(dir);
+    llvm::sys::path::append(file, id + suffix.str());
+    return file.str().str();
+  };
+  std::error_code ec;
+  llvm::raw_fd_ostream yaml(path(".yaml"), ec);
+  if (ec)
+    return "cannot write '" + path(".yaml") + "': " + ec.message();
+  yaml << specYaml(config, id);
+  std::vector<weights::Array> params;
+  for (const auto &[key, tensor] : problem.params)
+    params.push_back(
+        npzArray(key, weights::DType::F32, tensor.shape, tensor.data));
+  std::vector<weights::Array> inputs;
+  inputs.push_back(npzArray("x", weights::DType::F32,
+                            {config.batch, config.time, config.hidden},
+                            problem.x));
+  if (config.varlen)
+    inputs.push_back(npzArray("seq_lengths", weights::DType::I32,
+                              {config.batch}, problem.lengths));
+  for (auto [suffix, arrays] :
+       {std::pair{".npz", &params}, std::pair{"_in.npz", &inputs}})
+    if (llvm::Error err = weights::writeNpz(path(suffix), *arrays))
+      return llvm::toString(std::move(err));
+  return "";
 }
 
 Problem bench::makeProblem(const Config &config, uint32_t seed) {

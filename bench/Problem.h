@@ -105,6 +105,12 @@ Problem makeProblem(const Config &config, uint32_t seed);
 /// The rnnc spec of a config; the model is named `name`.
 std::string specYaml(const Config &config, const std::string &name);
 
+/// Writes `problem` as `rnnc run` takes it, so that a row's check can be
+/// replayed outside the harness: DIR/<id>.yaml (the spec, named <id>),
+/// DIR/<id>.npz (the weights) and DIR/<id>_in.npz (x, and seq_lengths with
+/// variable lengths). An error message, or empty.
+std::string writeProblem(const Problem &problem, const std::string &dir);
+
 /// The Flax params path of a direction's cell: "rnn/cell",
 /// "rnn/forward_rnn/cell" or "rnn/backward_rnn/cell".
 std::string cellPrefix(const Config &config, int direction);

@@ -81,6 +81,11 @@ cl::opt<std::string> torchBlasDir(
     "torch-blas-dir", cl::cat(benchCategory),
     cl::desc("Directory prepended to the PyTorch peer's LD_LIBRARY_PATH"),
     cl::init(RNN_BENCH_OPENBLAS_DIR));
+cl::opt<std::string> dumpProblems(
+    "dump-problems", cl::cat(benchCategory),
+    cl::desc("Also write each config's spec, weights and inputs to this "
+             "directory, to replay its check with rnnc run"),
+    cl::value_desc("dir"));
 cl::opt<bool> injectFault(
     "inject-fault", cl::cat(benchCategory),
     cl::desc("Map two gates wrongly in both peers (tests the check)"),
@@ -285,6 +290,9 @@ Row runConfig(const Config &config, Context &context) {
   base.precision = Precision::F32;
   base.threads = 1;
   Problem full = makeProblem(config, seedOf(base.id()));
+  if (!dumpProblems.empty())
+    if (std::string error = writeProblem(full, dumpProblems); !error.empty())
+      llvm::errs() << "rnn-bench: " << error << "\n";
   row.flops = full.flops();
   row.workingSetBytes = full.recurrentWeightBytes();
   ImplResult &ours = row.results[Impl::Rnnc];
