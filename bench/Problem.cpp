@@ -8,6 +8,7 @@
 #include "rnn/Weights/Npz.h"
 #include "rnn/Weights/Quantize.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -269,15 +270,17 @@ Problem bench::makeProblem(const Config &config, uint32_t seed) {
 
 Check bench::checkOutputs(const Problem &problem, const Outputs &want,
                           const Outputs &got, Positions positions, double atol,
-                          double rtol) {
+                          double rtol, double maxFirstStepDiffering) {
   Check check;
   check.ran = true;
   check.ok = true;
+  check.maxFirstStepDiffering = maxFirstStepDiffering;
   // `describe` names the element; it is only called for the first mismatch.
   auto compare = [&](float g, float w, auto describe) {
     double error = std::abs(static_cast<double>(g) - w);
     check.maxAbs = std::max(check.maxAbs, error);
     ++check.compared;
+    check.differing += g != w;
     if ((error <= atol + rtol * std::abs(w)) || !check.ok)
       return;
     check.ok = false;
@@ -293,6 +296,7 @@ Check bench::checkOutputs(const Problem &problem, const Outputs &want,
     return check;
   }
   int64_t width = config.directions() * config.hidden;
+  std::vector<int64_t> differingAt(config.time, 0), comparedAt(config.time, 0);
   for (int64_t b = 0; b < config.batch; ++b) {
     int64_t valid =
         positions == Positions::Valid ? problem.length(b) : config.time;
@@ -303,7 +307,25 @@ Check bench::checkOutputs(const Problem &problem, const Outputs &want,
           return "y[" + std::to_string(b) + ", " + std::to_string(t) + ", " +
                  std::to_string(k) + "]";
         });
+        differingAt[t] += got.y[at] != want.y[at];
+        ++comparedAt[t];
       }
+  }
+  auto first = llvm::find_if(differingAt, [](int64_t n) { return n > 0; });
+  if (first != differingAt.end()) {
+    check.firstStep = first - differingAt.begin();
+    check.firstStepDiffering = *first;
+    // One value may always differ: a dot rounded the other way moves one.
+    double allowed = std::max(
+        1.0, maxFirstStepDiffering * comparedAt[check.firstStep]);
+    if (check.ok && *first > allowed) {
+      check.ok = false;
+      std::ostringstream os;
+      os << "step " << check.firstStep << ", the first that differs: "
+         << *first << " of " << comparedAt[check.firstStep]
+         << " values, more than " << maxFirstStepDiffering * 100 << "%";
+      check.detail = os.str();
+    }
   }
   std::vector<std::string> missing;
   for (const auto &[name, values] : want.carries) {

@@ -135,15 +135,23 @@ struct Check {
   bool ok = false;   ///< every compared element within tolerance
   double maxAbs = 0; ///< largest |got - want|
   int64_t compared = 0;
+  int64_t differing = 0; ///< compared elements not equal to `want`'s
+  /// The first step at which some element of y differs (-1: none), how
+  /// many of its elements do, and the fraction of them the check allows.
+  int64_t firstStep = -1;
+  int64_t firstStepDiffering = 0;
+  double maxFirstStepDiffering = 1;
   std::string detail; ///< the first mismatch, or what was not compared
 };
 
 /// Compares `got` with `want` (rnnc's) element by element within
-/// atol + rtol * |want|. Carries missing from `got` are not compared and
-/// are named in Check::detail.
+/// atol + rtol * |want|, and, with `maxFirstStepDiffering` < 1, asks that
+/// at the first step where y differs at all, at most that fraction of the
+/// step's elements do (or one). Carries missing from `got` are not compared and are
+/// named in Check::detail.
 Check checkOutputs(const Problem &problem, const Outputs &want,
                    const Outputs &got, Positions positions, double atol,
-                   double rtol);
+                   double rtol, double maxFirstStepDiffering = 1);
 
 } // namespace rnnc::bench
 
