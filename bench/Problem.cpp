@@ -5,10 +5,17 @@
 #include "rnn/Spec/Model.h"
 #include "rnn/Weights/Array.h"
 #include "rnn/Weights/Binding.h"
+#include "rnn/Weights/Npz.h"
 #include "rnn/Weights/Quantize.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <sstream>
 
@@ -164,6 +171,52 @@ std::string bench::specYaml(const Config &config, const std::string &name) {
   return os.str();
 }
 
+/// An npz array of `values` (float or int32) in `shape`.
+template <typename T>
+static weights::Array npzArray(std::string name, weights::DType dtype,
+                               std::vector<int64_t> shape,
+                               const std::vector<T> &values) {
+  weights::Array array;
+  array.name = std::move(name);
+  array.dtype = dtype;
+  array.shape = std::move(shape);
+  array.bytes.resize(values.size() * sizeof(T));
+  std::memcpy(array.bytes.data(), values.data(), array.bytes.size());
+  return array;
+}
+
+std::string bench::writeProblem(const Problem &problem,
+                                const std::string &dir) {
+  const Config &config = problem.config;
+  std::string id = config.id();
+  auto path = [&](llvm::StringRef suffix) {
+    llvm::SmallString<128> file(dir);
+    llvm::sys::path::append(file, id + suffix.str());
+    return file.str().str();
+  };
+  std::error_code ec;
+  llvm::raw_fd_ostream yaml(path(".yaml"), ec);
+  if (ec)
+    return "cannot write '" + path(".yaml") + "': " + ec.message();
+  yaml << specYaml(config, id);
+  std::vector<weights::Array> params;
+  for (const auto &[key, tensor] : problem.params)
+    params.push_back(
+        npzArray(key, weights::DType::F32, tensor.shape, tensor.data));
+  std::vector<weights::Array> inputs;
+  inputs.push_back(npzArray("x", weights::DType::F32,
+                            {config.batch, config.time, config.hidden},
+                            problem.x));
+  if (config.varlen)
+    inputs.push_back(npzArray("seq_lengths", weights::DType::I32,
+                              {config.batch}, problem.lengths));
+  for (auto [suffix, arrays] :
+       {std::pair{".npz", &params}, std::pair{"_in.npz", &inputs}})
+    if (llvm::Error err = weights::writeNpz(path(suffix), *arrays))
+      return llvm::toString(std::move(err));
+  return "";
+}
+
 Problem bench::makeProblem(const Config &config, uint32_t seed) {
   Problem problem;
   problem.config = config;
@@ -217,15 +270,17 @@ Problem bench::makeProblem(const Config &config, uint32_t seed) {
 
 Check bench::checkOutputs(const Problem &problem, const Outputs &want,
                           const Outputs &got, Positions positions, double atol,
-                          double rtol) {
+                          double rtol, double maxFirstStepDiffering) {
   Check check;
   check.ran = true;
   check.ok = true;
+  check.maxFirstStepDiffering = maxFirstStepDiffering;
   // `describe` names the element; it is only called for the first mismatch.
   auto compare = [&](float g, float w, auto describe) {
     double error = std::abs(static_cast<double>(g) - w);
     check.maxAbs = std::max(check.maxAbs, error);
     ++check.compared;
+    check.differing += g != w;
     if ((error <= atol + rtol * std::abs(w)) || !check.ok)
       return;
     check.ok = false;
@@ -241,6 +296,7 @@ Check bench::checkOutputs(const Problem &problem, const Outputs &want,
     return check;
   }
   int64_t width = config.directions() * config.hidden;
+  std::vector<int64_t> differingAt(config.time, 0), comparedAt(config.time, 0);
   for (int64_t b = 0; b < config.batch; ++b) {
     int64_t valid =
         positions == Positions::Valid ? problem.length(b) : config.time;
@@ -251,7 +307,25 @@ Check bench::checkOutputs(const Problem &problem, const Outputs &want,
           return "y[" + std::to_string(b) + ", " + std::to_string(t) + ", " +
                  std::to_string(k) + "]";
         });
+        differingAt[t] += got.y[at] != want.y[at];
+        ++comparedAt[t];
       }
+  }
+  auto first = llvm::find_if(differingAt, [](int64_t n) { return n > 0; });
+  if (first != differingAt.end()) {
+    check.firstStep = first - differingAt.begin();
+    check.firstStepDiffering = *first;
+    // One value may always differ: a dot rounded the other way moves one.
+    double allowed = std::max(
+        1.0, maxFirstStepDiffering * comparedAt[check.firstStep]);
+    if (check.ok && *first > allowed) {
+      check.ok = false;
+      std::ostringstream os;
+      os << "step " << check.firstStep << ", the first that differs: "
+         << *first << " of " << comparedAt[check.firstStep]
+         << " values, more than " << maxFirstStepDiffering * 100 << "%";
+      check.detail = os.str();
+    }
   }
   std::vector<std::string> missing;
   for (const auto &[name, values] : want.carries) {

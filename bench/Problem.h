@@ -105,6 +105,12 @@ Problem makeProblem(const Config &config, uint32_t seed);
 /// The rnnc spec of a config; the model is named `name`.
 std::string specYaml(const Config &config, const std::string &name);
 
+/// Writes `problem` as `rnnc run` takes it, so that a row's check can be
+/// replayed outside the harness: DIR/<id>.yaml (the spec, named <id>),
+/// DIR/<id>.npz (the weights) and DIR/<id>_in.npz (x, and seq_lengths with
+/// variable lengths). An error message, or empty.
+std::string writeProblem(const Problem &problem, const std::string &dir);
+
 /// The Flax params path of a direction's cell: "rnn/cell",
 /// "rnn/forward_rnn/cell" or "rnn/backward_rnn/cell".
 std::string cellPrefix(const Config &config, int direction);
@@ -129,15 +135,23 @@ struct Check {
   bool ok = false;   ///< every compared element within tolerance
   double maxAbs = 0; ///< largest |got - want|
   int64_t compared = 0;
+  int64_t differing = 0; ///< compared elements not equal to `want`'s
+  /// The first step at which some element of y differs (-1: none), how
+  /// many of its elements do, and the fraction of them the check allows.
+  int64_t firstStep = -1;
+  int64_t firstStepDiffering = 0;
+  double maxFirstStepDiffering = 1;
   std::string detail; ///< the first mismatch, or what was not compared
 };
 
 /// Compares `got` with `want` (rnnc's) element by element within
-/// atol + rtol * |want|. Carries missing from `got` are not compared and
-/// are named in Check::detail.
+/// atol + rtol * |want|, and, with `maxFirstStepDiffering` < 1, asks that
+/// at the first step where y differs at all, at most that fraction of the
+/// step's elements do (or one). Carries missing from `got` are not compared and are
+/// named in Check::detail.
 Check checkOutputs(const Problem &problem, const Outputs &want,
                    const Outputs &got, Positions positions, double atol,
-                   double rtol);
+                   double rtol, double maxFirstStepDiffering = 1);
 
 } // namespace rnnc::bench
 

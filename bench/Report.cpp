@@ -151,7 +151,13 @@ void printVariants(llvm::raw_ostream &os, const RunInfo &info,
         "largest deviation from rnnc f32 over all outputs. The peers run in "
         "the precision named (bf16/int8 peers are checked to |err| <= "
      << format("%.0e", info.reducedAtol)
-     << "); `max err` is theirs from rnnc's variant.\n\n";
+     << "); `max err` is theirs from rnnc's variant. rnnc's `bf16` rows "
+        "are checked against the reference to |err| <= "
+     << format("%.0e", info.bf16Atol) << " + "
+     << format("%.0e", info.bf16Rtol) << " |ref|, and at the first step "
+        "that differs at most "
+     << format("%.0f", 100 * info.bf16MaxFirstStepDiffering)
+     << "% of its values may (docs/Semantics.md#bfloat16-compute).\n\n";
   os << "| config | rnnc | rnnc f32 1T | vs rnnc f32 | dev f32 | peers | "
         "oneDNN | oneDNN impl | vs oneDNN | PyTorch | vs PyTorch | max err "
         "oneDNN / PyTorch |\n";
@@ -367,6 +373,8 @@ void rnnc::bench::printCheckSummary(llvm::raw_ostream &os, const RunInfo &info,
         os << " vs " << against << " max abs err "
            << format("%.2e", r.check.maxAbs) << " over " << r.check.compared
            << " values";
+        if (r.check.maxFirstStepDiffering < 1)
+          os << ", " << r.check.differing << " differ";
       }
       if (!r.check.detail.empty())
         os << " [" << r.check.detail << "]";
@@ -466,6 +474,10 @@ void rnnc::bench::writeJson(llvm::raw_ostream &os, const RunInfo &info,
       j.attribute("max_reps", info.policy.maxReps);
       j.attribute("atol", info.atol);
       j.attribute("rtol", info.rtol);
+      j.attribute("bf16_atol", info.bf16Atol);
+      j.attribute("bf16_rtol", info.bf16Rtol);
+      j.attribute("bf16_max_first_step_differing",
+                  info.bf16MaxFirstStepDiffering);
     });
     j.attribute("total_seconds", info.totalSeconds);
     j.attributeArray("rows", [&] {
@@ -523,6 +535,10 @@ void rnnc::bench::writeJson(llvm::raw_ostream &os, const RunInfo &info,
                   j.attribute("check_ok", r.check.ok);
                   j.attribute("max_abs_err", r.check.maxAbs);
                   j.attribute("compared", r.check.compared);
+                  j.attribute("differing", r.check.differing);
+                  j.attribute("first_step_differing", r.check.firstStep);
+                  j.attribute("first_step_differing_values",
+                              r.check.firstStepDiffering);
                 }
                 if (!r.check.detail.empty())
                   j.attribute("check_detail", r.check.detail);

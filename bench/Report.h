@@ -85,6 +85,8 @@ struct RunInfo {
   Policy policy;
   double atol = 0, rtol = 0;
   double reducedAtol = 0; ///< the check of peers running in bf16 or int8
+  /// rnnc's bf16-compute rows against the reference.
+  double bf16Atol = 0, bf16Rtol = 0, bf16MaxFirstStepDiffering = 0;
   double totalSeconds = 0;
   std::map<int64_t, double> bandwidths; ///< working set bytes -> GB/s
 };
