@@ -26,40 +26,48 @@ std::string abi::parameterName(StringRef key) {
   return result;
 }
 
-std::optional<StringRef> abi::cElementTypeName(Type type) {
+namespace {
+/// An element type's numpy-style name and its C type's ("" when C has
+/// none: bf16, f16).
+struct ElementNames {
+  StringRef numpy, c;
+};
+
+std::optional<ElementNames> elementNames(Type type) {
+  if (type.isBF16())
+    return ElementNames{"bfloat16", ""};
+  if (type.isF16())
+    return ElementNames{"float16", ""};
   if (type.isF32())
-    return StringRef("float");
+    return ElementNames{"float32", "float"};
   if (type.isF64())
-    return StringRef("double");
+    return ElementNames{"float64", "double"};
   if (type.isInteger(1))
-    return StringRef("bool");
-  for (unsigned width : {8u, 16u, 32u, 64u})
+    return ElementNames{"bool", "bool"};
+  static constexpr std::pair<unsigned, ElementNames> kIntegers[] = {
+      {8, {"int8", "int8_t"}},
+      {16, {"int16", "int16_t"}},
+      {32, {"int32", "int32_t"}},
+      {64, {"int64", "int64_t"}}};
+  for (auto [width, names] : kIntegers)
     if (type.isSignlessInteger(width) || type.isSignedInteger(width))
-      return StringRef(width == 8    ? "int8_t"
-                       : width == 16 ? "int16_t"
-                       : width == 32 ? "int32_t"
-                                     : "int64_t");
+      return names;
   return std::nullopt;
+}
+} // namespace
+
+std::optional<StringRef> abi::cElementTypeName(Type type) {
+  std::optional<ElementNames> names = elementNames(type);
+  if (!names || names->c.empty())
+    return std::nullopt;
+  return names->c;
 }
 
 std::optional<StringRef> abi::elementTypeName(Type type) {
-  if (type.isBF16())
-    return StringRef("bfloat16");
-  if (type.isF16())
-    return StringRef("float16");
-  if (type.isF32())
-    return StringRef("float32");
-  if (type.isF64())
-    return StringRef("float64");
-  if (type.isInteger(1))
-    return StringRef("bool");
-  for (unsigned width : {8u, 16u, 32u, 64u})
-    if (type.isSignlessInteger(width) || type.isSignedInteger(width))
-      return StringRef(width == 8    ? "int8"
-                       : width == 16 ? "int16"
-                       : width == 32 ? "int32"
-                                     : "int64");
-  return std::nullopt;
+  std::optional<ElementNames> names = elementNames(type);
+  if (!names)
+    return std::nullopt;
+  return names->numpy;
 }
 
 int64_t Parameter::numElements() const {
