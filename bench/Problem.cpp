@@ -194,6 +194,8 @@ std::string bench::writeProblem(const Problem &problem,
     llvm::sys::path::append(file, id + suffix.str());
     return file.str().str();
   };
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return "cannot create '" + dir + "': " + ec.message();
   std::error_code ec;
   llvm::raw_fd_ostream yaml(path(".yaml"), ec);
   if (ec)

@@ -86,6 +86,10 @@ cl::opt<std::string> dumpProblems(
     cl::desc("Also write each config's spec, weights and inputs to this "
              "directory, to replay its check with rnnc run"),
     cl::value_desc("dir"));
+cl::opt<bool> dumpOnly(
+    "dump-only", cl::cat(benchCategory),
+    cl::desc("With --dump-problems: write the configs (after --filter, "
+             "--quick, --precision) and time nothing"));
 cl::opt<bool> injectFault(
     "inject-fault", cl::cat(benchCategory),
     cl::desc("Map two gates wrongly in both peers (tests the check)"),
@@ -288,17 +292,29 @@ void runPeer(ImplResult &result, const Problem &checkProblem,
   }
 }
 
+/// The one-thread f32 config a variant (precision, threads) is timed
+/// against.
+Config f32Of(const Config &config) {
+  Config base = config;
+  base.precision = Precision::F32;
+  base.threads = 1;
+  return base;
+}
+
+/// The config's problem: a variant takes the weights of its f32 config,
+/// rounded or quantized.
+Problem problemOf(const Config &config) {
+  return makeProblem(config, seedOf(f32Of(config).id()));
+}
+
 Row runConfig(const Config &config, Context &context) {
   double start = now();
   Row row;
   row.config = config;
   for (Impl impl : kImpls)
     row.results[impl] = ImplResult();
-  // Variants: the weights of the f32 config, rounded or quantized.
-  Config base = config;
-  base.precision = Precision::F32;
-  base.threads = 1;
-  Problem full = makeProblem(config, seedOf(base.id()));
+  Config base = f32Of(config);
+  Problem full = problemOf(config);
   if (!dumpProblems.empty())
     if (std::string error = writeProblem(full, dumpProblems); !error.empty())
       llvm::errs() << "rnn-bench: " << error << "\n";
@@ -558,6 +574,21 @@ int main(int argc, char **argv) {
                                  : quick           ? 0.5
                                                    : 1.0;
   info.policy = context.policy;
+
+  if (dumpOnly) {
+    if (dumpProblems.empty()) {
+      llvm::errs() << "rnn-bench: --dump-only needs --dump-problems\n";
+      return 2;
+    }
+    for (const Config &config : grid())
+      if (filter.empty() || config.id().find(filter) != std::string::npos)
+        if (std::string error = writeProblem(problemOf(config), dumpProblems);
+            !error.empty()) {
+          llvm::errs() << "rnn-bench: " << error << "\n";
+          return 1;
+        }
+    return 0;
+  }
 
   if (cpu >= 0) {
     cpu_set_t set;

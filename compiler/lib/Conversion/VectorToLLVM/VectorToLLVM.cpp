@@ -28,8 +28,8 @@ namespace {
 
 /// Vector ops the LLVM conversion has no pattern for, lowered to ones it
 /// has (contractions to outer products, transfers of rank 1 to loads and
-/// stores, masks, broadcasts, shape casts, ...), as upstream's pass does
-/// before converting.
+/// stores, masks, broadcasts, shape casts, n-D from/to_elements, ...), the
+/// patterns MLIR 22's convert-vector-to-llvm applies before converting.
 void lowerToConvertibleVectorOps(Operation *root) {
   RewritePatternSet patterns(root->getContext());
   vector::populateVectorToVectorCanonicalizationPatterns(patterns);
@@ -50,6 +50,8 @@ void lowerToConvertibleVectorOps(Operation *root) {
   vector::populateVectorStepLoweringPatterns(patterns);
   vector::populateVectorRankReducingFMAPattern(patterns);
   vector::populateVectorGatherLoweringPatterns(patterns);
+  vector::populateVectorFromElementsUnrollPatterns(patterns);
+  vector::populateVectorToElementsUnrollPatterns(patterns);
   (void)applyPatternsGreedily(root, std::move(patterns));
 }
 
