@@ -379,8 +379,7 @@ static LogicalResult verifyProjectionKernel(Operation *op, Type element,
   }
   if (weights != element && !((int8 || weights.isBF16()) && element.isF32()))
     return op->emitOpError("expects a kernel of the input's element type ")
-           << element << " (or, with f32 input, bf16 or int8), got "
-           << weights;
+           << element << " (or, with f32 input, bf16 or int8), got " << weights;
   return success();
 }
 

@@ -92,9 +92,8 @@ struct RNNOverlapInputProjectionPass
     // first group, projected before the loop, at most a quarter of it.
     int64_t steps = scan.getNumSteps();
     int64_t groupRows = llvm::bit_floor(uint64_t(std::max<int64_t>(rows, 1)));
-    while (groupRows > 1 &&
-           (columns % (groupRows * pieceLanes) != 0 ||
-            steps % groupRows != 0 || steps < 4 * groupRows))
+    while (groupRows > 1 && (columns % (groupRows * pieceLanes) != 0 ||
+                             steps % groupRows != 0 || steps < 4 * groupRows))
       groupRows /= 2;
     if (groupRows < std::max<int64_t>(minRows, 2))
       return 0;

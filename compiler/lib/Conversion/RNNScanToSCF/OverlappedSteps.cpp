@@ -78,9 +78,8 @@ SmallVector<Value> ScanLowering::runOverlappedSteps(OpBuilder &b,
   // Steps [0, count - R), each with a piece of the next group.
   SmallVector<Value> inits = llvm::to_vector(state);
   inits.push_back(ring);
-  auto overlapped = scf::ForOp::create(b, at, index(0),
-                                       index(count - groupRows), index(1),
-                                       inits);
+  auto overlapped = scf::ForOp::create(
+      b, at, index(0), index(count - groupRows), index(1), inits);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(overlapped.getBody());
@@ -104,15 +103,13 @@ SmallVector<Value> ScanLowering::runOverlappedSteps(OpBuilder &b,
         b, at, arith::RemUIOp::create(b, at, local, index(groupRows)),
         index(width));
     Value nextRing;
-    SmallVector<Value> next =
-        stepOn(b, rows, timeOf(local), copy,
-               overlapped.getRegionIterArgs().drop_back(),
-               [&](CellOpInterface cell) {
-                 nextRing = ProjectPieceOp::create(
-                     b, at, ringType, input, kernel, ringArg, firstRow,
-                     column, half, groupRows, width,
-                     cell->getResults().back());
-               });
+    SmallVector<Value> next = stepOn(
+        b, rows, timeOf(local), copy,
+        overlapped.getRegionIterArgs().drop_back(), [&](CellOpInterface cell) {
+          nextRing = ProjectPieceOp::create(
+              b, at, ringType, input, kernel, ringArg, firstRow, column, half,
+              groupRows, width, cell->getResults().back());
+        });
     next.push_back(nextRing);
     scf::YieldOp::create(b, at, next);
   }
@@ -120,16 +117,14 @@ SmallVector<Value> ScanLowering::runOverlappedSteps(OpBuilder &b,
   // The last group's steps read the ring only.
   Value projected = overlapped.getResults().back();
   auto last = scf::ForOp::create(b, at, index(count - groupRows), index(count),
-                                 index(1),
-                                 overlapped.getResults().drop_back());
+                                 index(1), overlapped.getResults().drop_back());
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(last.getBody());
     Value local = last.getInductionVar();
     Value row = ringRow(projected, local);
     scf::YieldOp::create(
-        b, at,
-        stepOn(b, rows, timeOf(local), row, last.getRegionIterArgs()));
+        b, at, stepOn(b, rows, timeOf(local), row, last.getRegionIterArgs()));
   }
   return llvm::to_vector(ValueRange(last.getResults()));
 }

@@ -509,9 +509,9 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b, const StepRows &rows,
           [&](OpBuilder &nb, Location, Value first, ValueRange blockArgs) {
             Value input = inputBlock(nb, rows, first, block);
             if (overlapped) {
-              scf::YieldOp::create(nb, loc,
-                                   runOverlappedSteps(nb, rows, input, first,
-                                                      block, blockArgs));
+              scf::YieldOp::create(
+                  nb, loc,
+                  runOverlappedSteps(nb, rows, input, first, block, blockArgs));
               return;
             }
             Value inner = arith::ConstantIndexOp::create(nb, loc, block);

@@ -49,12 +49,11 @@ struct CellLowering : OpInterfaceRewritePattern<CellOpInterface> {
       carries.push_back(collapseBatchDims(rewriter, loc, carry, numBatchDims));
     // `h` is always the last carry (LSTM's carry is (c, h)).
     GateProducts products =
-        spatial ? emitConvolutionProducts(rewriter, loc, cell, x,
-                                          carries.back())
-                : emitMatmulProducts(
-                      rewriter, loc, cell, x, carries.back(),
-                      fuseProjections && cell.fusesProjections(),
-                      pieceBeside(cell));
+        spatial
+            ? emitConvolutionProducts(rewriter, loc, cell, x, carries.back())
+            : emitMatmulProducts(rewriter, loc, cell, x, carries.back(),
+                                 fuseProjections && cell.fusesProjections(),
+                                 pieceBeside(cell));
 
     SmallVector<Value> results = emitGateGeneric(
         rewriter, loc, products, carries, cell->getNumResults(),

@@ -173,9 +173,9 @@ Value emitBesidePiece(PatternRewriter &rewriter, Location loc,
                       ProjectPieceOp piece, Value h, Value wh) {
   auto hType = cast<RankedTensorType>(h.getType());
   auto whType = cast<RankedTensorType>(wh.getType());
-  Value acc = zeroTensor(rewriter, loc,
-                         {hType.getDimSize(0), whType.getDimSize(1)},
-                         hType.getElementType());
+  Value acc =
+      zeroTensor(rewriter, loc, {hType.getDimSize(0), whType.getDimSize(1)},
+                 hType.getElementType());
   auto [rows, weights, init] = emitPieceOperands(rewriter, piece);
   auto pair =
       SharedKMatmulsOp::create(rewriter, loc, rows, weights, init, h, wh, acc);
@@ -257,11 +257,10 @@ struct ProjectPieceLowering : OpRewritePattern<ProjectPieceOp> {
       return rewriter.notifyMatchFailure(
           op, "expected no 'beside' (lowered with its cell)");
     auto [rows, weights, init] = emitPieceOperands(rewriter, op);
-    Value product =
-        linalg::MatmulOp::create(rewriter, op.getLoc(),
-                                 TypeRange{init.getType()},
-                                 ValueRange{rows, weights}, ValueRange{init})
-            .getResult(0);
+    Value product = linalg::MatmulOp::create(
+                        rewriter, op.getLoc(), TypeRange{init.getType()},
+                        ValueRange{rows, weights}, ValueRange{init})
+                        .getResult(0);
     rewriter.replaceOp(op, emitPieceInsert(rewriter, op, product));
     return success();
   }
