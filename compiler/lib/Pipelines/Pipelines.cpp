@@ -17,10 +17,11 @@ using namespace mlir;
 namespace {
 
 /// rnn on tensors -> the entry point with cells in linalg, on tensors ({4}:
-/// kSplitInputProjection or nothing).
+/// kSplitInputProjection or nothing; {8}: kOverlapInputProjection or
+/// nothing).
 constexpr llvm::StringLiteral kToLinalg =
     "rnn-expand-bidirectional,canonicalize,rnn-runtime-rows,"
-    "rnn-create-entry-point,{4}"
+    "rnn-create-entry-point,{4}{8}"
     "convert-rnn-scan-to-scf{{time-block-bytes={0} time-block-rows={1} "
     "ram-lean={2} last-row-copies={3} runtime-step-block={5} "
     "skip-block-rows={6} length-block-rows={7}},"
@@ -39,9 +40,9 @@ constexpr llvm::StringLiteral kSplitInputProjection =
 /// Batch 1 runs a piece of the input projection in the loop over k of each
 /// step's recurrent matmul (CodegenOptions::overlapInputProjection): pieces
 /// of at least a vector ({0} lanes) per row, kernels that stay in {1} bytes
-/// of cache.
+/// of cache. Decided on the scans, after the split.
 constexpr llvm::StringLiteral kOverlapInputProjection =
-    "rnn-overlap-input-projection{{piece-lanes={0} max-kernel-bytes={1}}";
+    "rnn-overlap-input-projection{{piece-lanes={0} max-kernel-bytes={1}},";
 
 /// For the LLVM path, matmuls become register-blocked vector code (blocks of
 /// {0} x {1}) that reads weights read again every step in alternate
@@ -135,22 +136,23 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
   // the separate, hoisted projection.
   bool leanScalar = options.ramLean && options.scalarMatmuls;
   const ScanBlocking &scan = options.scanBlocking;
+  std::string overlap;
+  if (options.path == CodegenPath::LLVM && !options.scalarMatmuls &&
+      options.overlapInputProjection && !options.ramLean)
+    overlap = llvm::formatv(kOverlapInputProjection.data(),
+                            options.vectorLanes, options.overlapCacheBytes)
+                  .str();
   addPipeline(pm, llvm::formatv(kToLinalg.data(), options.timeBlockBytes,
                                 options.timeBlockRows, options.ramLean,
                                 leanScalar,
                                 options.ramLean ? "" : kSplitInputProjection,
                                 scan.runtimeStepBlock, scan.skipBlockRows,
-                                scan.lengthBlockRows)
+                                scan.lengthBlockRows, overlap)
                       .str());
   if (!options.bf16Dot)
     addPipeline(pm, kWidenBF16Rows);
   addPipeline(pm, "canonicalize,cse");
   if (options.path == CodegenPath::LLVM && !options.scalarMatmuls) {
-    if (options.overlapInputProjection && !options.ramLean)
-      addPipeline(pm, llvm::formatv(kOverlapInputProjection.data(),
-                                    options.vectorLanes,
-                                    options.overlapCacheBytes)
-                          .str());
     // Dynamic int8 activations' i8 matmuls, first: vpdpbusd or vpmaddwd,
     // not the generic vector lowering.
     if (!options.int8Dot.empty())

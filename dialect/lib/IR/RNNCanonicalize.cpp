@@ -45,7 +45,7 @@ struct DropUnusedFinalCarry : OpRewritePattern<ScanOp> {
         op.getInput(), op.getSeqLengths(), op.getInit(), op.getSteps(), op.getRows(),
         op.getNumBatchDimsAttr(), op.getTimeMajorAttr(), op.getReverseAttr(),
         op.getKeepOrderAttr(), op.getZeroPaddedOutputsAttr(),
-        op.getUnrollAttr());
+        op.getUnrollAttr(), op.getOverlapRowsAttr());
     rewriter.inlineRegionBefore(op.getBody(), scan.getBody(),
                                 scan.getBody().end());
     rewriter.replaceAllUsesWith(op.getOutputs(), scan.getOutputs());

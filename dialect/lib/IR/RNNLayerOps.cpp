@@ -185,7 +185,7 @@ struct PoolLastOfScan : OpRewritePattern<PoolOp> {
           scan.getNumBatchDimsAttr(),
           scan.getTimeMajorAttr(), scan.getReverseAttr(),
           scan.getKeepOrderAttr(), scan.getZeroPaddedOutputsAttr(),
-          scan.getUnrollAttr());
+          scan.getUnrollAttr(), scan.getOverlapRowsAttr());
       rewriter.inlineRegionBefore(scan.getBody(), withCarry.getBody(),
                                   withCarry.getBody().end());
       rewriter.replaceAllUsesWith(scan.getOutputs(), withCarry.getOutputs());

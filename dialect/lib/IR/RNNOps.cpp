@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::rnn;
@@ -145,6 +146,51 @@ LogicalResult ScanOp::verify() {
   return success();
 }
 
+/// What the lowering of `overlap_rows` relies on (RNNOps.td): steps that
+/// each compute a piece of R later rows of their input projection, in the
+/// loop over k of a recurrent product of the same depth.
+static LogicalResult verifyOverlapRows(ScanOp op, int64_t rows) {
+  if (rows < 2 || !llvm::isPowerOf2_64(rows))
+    return op.emitOpError("expects 'overlap_rows' to be a power of two of at "
+                          "least 2, got ")
+           << rows;
+  if (op.getNumBatchDims() != 1 || op.getRows() ||
+      batchDims(op.getInput().getType(), 1, op.getTimeMajor())[0] != 1)
+    return op.emitOpError(
+        "expects 'overlap_rows' only on one batch dim of one row");
+  if (op.getSteps() || op.getUnroll() != 1)
+    return op.emitOpError("expects 'overlap_rows' only with static steps and "
+                          "'unroll' 1, got unroll ")
+           << op.getUnroll();
+  if (op.getReverse() && !op.getSeqLengths())
+    return op.emitOpError("expects 'overlap_rows' with steps in order, not "
+                          "'reverse' without 'lengths'");
+  auto projection = op.getInput().getDefiningOp<ProjectOp>();
+  if (!projection || projection.getDynamicInt8())
+    return op.emitOpError("expects 'overlap_rows' only on the steps of an "
+                          "'rnn.project' without 'dynamic_int8'");
+  int64_t steps = op.getNumSteps();
+  if (steps % rows != 0 || steps < 4 * rows)
+    return op.emitOpError("expects 'overlap_rows' to divide the ")
+           << steps << " steps into at least 4 groups, got " << rows;
+  RankedTensorType kernel = tensorType(projection.getKernel());
+  if (kernel.getDimSize(1) % rows != 0)
+    return op.emitOpError("expects 'overlap_rows' to divide the projection's ")
+           << kernel.getDimSize(1) << " columns, got " << rows;
+  CellOpInterface cell;
+  for (auto nested : op.getBody().front().getOps<CellOpInterface>()) {
+    cell = nested;
+    break;
+  }
+  if (!cell || !cell.hasProjectedInput() ||
+      tensorType(cell.getHiddenKernel()).getDimSize(0) != kernel.getDimSize(0))
+    return op.emitOpError("expects 'overlap_rows' with a cell whose input is "
+                          "projected and whose recurrent product has the "
+                          "projection's depth ")
+           << kernel.getDimSize(0);
+  return success();
+}
+
 LogicalResult ScanOp::verifyRegions() {
   FailureOr<YieldOp> yield =
       verifyBody(*this, getBody(), "body", getInput().getType(), getTimeAxis(),
@@ -158,6 +204,8 @@ LogicalResult ScanOp::verifyRegions() {
     return emitOpError("expects outputs of type ")
            << expected << " (the yielded output stacked on axis "
            << getTimeAxis() << "), got " << getOutputs().getType();
+  if (std::optional<int64_t> rows = getOverlapRows())
+    return verifyOverlapRows(*this, *rows);
   return success();
 }
 
@@ -312,6 +360,29 @@ LogicalResult SelectLastCarryOp::verify() {
 // ProjectOp
 //===----------------------------------------------------------------------===//
 
+/// The kernel of an input projection for inputs of `element`: `element`
+/// itself, or with f32 inputs bf16 or int8 per column (the sums before the
+/// columns' scales).
+static LogicalResult verifyProjectionKernel(Operation *op, Type element,
+                                            RankedTensorType kernel) {
+  Type weights = kernel.getElementType();
+  int64_t columns = kernel.getDimSize(1);
+  bool int8 = isInt8PerChannelType(weights);
+  if (int8) {
+    auto quant = cast<quant::UniformQuantizedPerAxisType>(weights);
+    if (quant.getQuantizedDimension() != 1 ||
+        int64_t(quant.getScales().size()) != columns)
+      return op->emitOpError("expects an int8 kernel quantized along its last "
+                             "dim with one scale per column (")
+             << columns << "), got axis " << quant.getQuantizedDimension()
+             << " with " << quant.getScales().size() << " scales";
+  }
+  if (weights != element && !((int8 || weights.isBF16()) && element.isF32()))
+    return op->emitOpError("expects a kernel of the input's element type ")
+           << element << " (or, with f32 input, bf16 or int8), got " << weights;
+  return success();
+}
+
 LogicalResult ProjectOp::verify() {
   RankedTensorType input = tensorType(getInput()),
                    kernel = tensorType(getKernel()),
@@ -337,24 +408,54 @@ LogicalResult ProjectOp::verify() {
   if (result.getElementType() != element)
     return emitOpError("expects a result of the input's element type ")
            << element << ", got " << result.getElementType();
-  Type weights = kernel.getElementType();
-  bool int8 = isInt8PerChannelType(weights);
-  if (getDynamicInt8() && !int8)
+  if (getDynamicInt8() && !isInt8PerChannelType(kernel.getElementType()))
     return emitOpError("expects an int8 kernel with 'dynamic_int8', got ")
-           << weights;
-  if (int8) {
-    auto quant = cast<quant::UniformQuantizedPerAxisType>(weights);
-    if (quant.getQuantizedDimension() != 1 ||
-        int64_t(quant.getScales().size()) != columns)
-      return emitOpError("expects an int8 kernel quantized along its last "
-                         "dim with one scale per column (")
-             << columns << "), got axis " << quant.getQuantizedDimension()
-             << " with " << quant.getScales().size() << " scales";
-  }
-  if (weights != element && !((int8 || weights.isBF16()) && element.isF32()))
-    return emitOpError("expects a kernel of the input's element type ")
-           << element << " (or, with f32 input, bf16 or int8), got "
-           << weights;
+           << kernel.getElementType();
+  return verifyProjectionKernel(*this, element, kernel);
+}
+
+//===----------------------------------------------------------------------===//
+// ProjectPieceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ProjectPieceOp::verify() {
+  RankedTensorType input = tensorType(getInput()),
+                   kernel = tensorType(getKernel()),
+                   ring = tensorType(getRing());
+  if (input.getRank() != 2 || kernel.getRank() != 2 || ring.getRank() != 2)
+    return emitOpError("expects a matrix input, kernel and ring, got ranks ")
+           << input.getRank() << ", " << kernel.getRank() << " and "
+           << ring.getRank();
+  int64_t depth = input.getDimSize(1), columns = kernel.getDimSize(1);
+  if (kernel.getDimSize(0) != depth)
+    return emitOpError("expects a kernel of ")
+           << depth << " rows (the input's features), got "
+           << kernel.getDimSize(0);
+  Type element = input.getElementType();
+  if (ring.getDimSize(1) != columns || ring.getElementType() != element)
+    return emitOpError("expects a ring of the kernel's ")
+           << columns << " columns of the input's element type " << element
+           << ", got " << ring;
+  int64_t rows = getRows(), width = getWidth();
+  if (rows < 1 || rows > input.getDimSize(0) || rows > ring.getDimSize(0) ||
+      width < 1 || columns % width != 0)
+    return emitOpError("expects a block of at most the input's and the "
+                       "ring's rows and of a width dividing the ")
+           << columns << " columns, got " << rows << " x " << width;
+  if (failed(verifyProjectionKernel(*this, element, kernel)))
+    return failure();
+  Value beside = getBeside();
+  if (!beside)
+    return success();
+  auto cell = beside.getDefiningOp<CellOpInterface>();
+  if (!cell || !cell.hasProjectedInput() || cell.getPrecision().dynamicInt8)
+    return emitOpError("expects 'beside' to be a result of a cell with a "
+                       "projected input and without 'dynamic_int8'");
+  int64_t recurrentDepth = tensorType(cell.getHiddenKernel()).getDimSize(0);
+  if (recurrentDepth != depth)
+    return emitOpError("expects 'beside' of a cell whose recurrent product "
+                       "has the piece's depth ")
+           << depth << ", got " << recurrentDepth;
   return success();
 }
 

@@ -1005,3 +1005,166 @@ func.func @negative_project_kernel_type(%x: tensor<2x3xf16>, %w: tensor<3x4xbf16
   %0 = rnn.project %x kernel(%w) : tensor<2x3xf16>, tensor<3x4xbf16> -> tensor<2x4xf16>
   return
 }
+
+// -----
+
+/// overlap_rows (a batch-1 scan computing its input projection beside the
+/// recurrence): what its lowering relies on.
+func.func @negative_overlap_rows_power_of_two(%x: tensor<1x32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>) -> tensor<1x32x16xf32> {
+  %p = rnn.project %x kernel(%wi) : tensor<1x32x16xf32>, tensor<16x64xf32> -> tensor<1x32x64xf32>
+  // expected-error @+1 {{'rnn.scan' op expects 'overlap_rows' to be a power of two of at least 2, got 3}}
+  %y = rnn.scan %p {num_batch_dims = 1 : i64, overlap_rows = 3 : i64} : tensor<1x32x64xf32> -> tensor<1x32x16xf32> {
+  ^bb0(%c: tensor<1x16xf32>, %h: tensor<1x16xf32>, %gt: tensor<1x64xf32>):
+    %c1, %h1 = rnn.lstm_cell(%gt, %c, %h) kernels(%wi, %wh) projected_input : tensor<1x64xf32>, tensor<1x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>
+    rnn.yield carry(%c1, %h1 : tensor<1x16xf32>, tensor<1x16xf32>) output(%h1 : tensor<1x16xf32>)
+  }
+  return %y : tensor<1x32x16xf32>
+}
+
+// -----
+
+func.func @negative_overlap_rows_batch(%x: tensor<2x32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>) -> tensor<2x32x16xf32> {
+  %p = rnn.project %x kernel(%wi) : tensor<2x32x16xf32>, tensor<16x64xf32> -> tensor<2x32x64xf32>
+  // expected-error @+1 {{'rnn.scan' op expects 'overlap_rows' only on one batch dim of one row}}
+  %y = rnn.scan %p {num_batch_dims = 1 : i64, overlap_rows = 4 : i64} : tensor<2x32x64xf32> -> tensor<2x32x16xf32> {
+  ^bb0(%c: tensor<2x16xf32>, %h: tensor<2x16xf32>, %gt: tensor<2x64xf32>):
+    %c1, %h1 = rnn.lstm_cell(%gt, %c, %h) kernels(%wi, %wh) projected_input : tensor<2x64xf32>, tensor<2x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>
+    rnn.yield carry(%c1, %h1 : tensor<2x16xf32>, tensor<2x16xf32>) output(%h1 : tensor<2x16xf32>)
+  }
+  return %y : tensor<2x32x16xf32>
+}
+
+// -----
+
+func.func @negative_overlap_rows_unroll(%x: tensor<1x32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>) -> tensor<1x32x16xf32> {
+  %p = rnn.project %x kernel(%wi) : tensor<1x32x16xf32>, tensor<16x64xf32> -> tensor<1x32x64xf32>
+  // expected-error @+1 {{'rnn.scan' op expects 'overlap_rows' only with static steps and 'unroll' 1, got unroll 2}}
+  %y = rnn.scan %p unroll 2 {num_batch_dims = 1 : i64, overlap_rows = 4 : i64} : tensor<1x32x64xf32> -> tensor<1x32x16xf32> {
+  ^bb0(%c: tensor<1x16xf32>, %h: tensor<1x16xf32>, %gt: tensor<1x64xf32>):
+    %c1, %h1 = rnn.lstm_cell(%gt, %c, %h) kernels(%wi, %wh) projected_input : tensor<1x64xf32>, tensor<1x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>
+    rnn.yield carry(%c1, %h1 : tensor<1x16xf32>, tensor<1x16xf32>) output(%h1 : tensor<1x16xf32>)
+  }
+  return %y : tensor<1x32x16xf32>
+}
+
+// -----
+
+func.func @negative_overlap_rows_reversed(%x: tensor<1x32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>) -> tensor<1x32x16xf32> {
+  %p = rnn.project %x kernel(%wi) : tensor<1x32x16xf32>, tensor<16x64xf32> -> tensor<1x32x64xf32>
+  // expected-error @+1 {{'rnn.scan' op expects 'overlap_rows' with steps in order, not 'reverse' without 'lengths'}}
+  %y = rnn.scan %p reverse {num_batch_dims = 1 : i64, overlap_rows = 4 : i64} : tensor<1x32x64xf32> -> tensor<1x32x16xf32> {
+  ^bb0(%c: tensor<1x16xf32>, %h: tensor<1x16xf32>, %gt: tensor<1x64xf32>):
+    %c1, %h1 = rnn.lstm_cell(%gt, %c, %h) kernels(%wi, %wh) projected_input : tensor<1x64xf32>, tensor<1x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>
+    rnn.yield carry(%c1, %h1 : tensor<1x16xf32>, tensor<1x16xf32>) output(%h1 : tensor<1x16xf32>)
+  }
+  return %y : tensor<1x32x16xf32>
+}
+
+// -----
+
+func.func @negative_overlap_rows_not_projected(%x: tensor<1x32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>) -> tensor<1x32x16xf32> {
+  // expected-error @+1 {{'rnn.scan' op expects 'overlap_rows' only on the steps of an 'rnn.project' without 'dynamic_int8'}}
+  %y = rnn.scan %x {num_batch_dims = 1 : i64, overlap_rows = 4 : i64} : tensor<1x32x16xf32> -> tensor<1x32x16xf32> {
+  ^bb0(%c: tensor<1x16xf32>, %h: tensor<1x16xf32>, %gt: tensor<1x16xf32>):
+    %c1, %h1 = rnn.lstm_cell(%gt, %c, %h) kernels(%wi, %wh) : tensor<1x16xf32>, tensor<1x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>
+    rnn.yield carry(%c1, %h1 : tensor<1x16xf32>, tensor<1x16xf32>) output(%h1 : tensor<1x16xf32>)
+  }
+  return %y : tensor<1x32x16xf32>
+}
+
+// -----
+
+func.func @negative_overlap_rows_groups(%x: tensor<1x12x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>) -> tensor<1x12x16xf32> {
+  %p = rnn.project %x kernel(%wi) : tensor<1x12x16xf32>, tensor<16x64xf32> -> tensor<1x12x64xf32>
+  // expected-error @+1 {{'rnn.scan' op expects 'overlap_rows' to divide the 12 steps into at least 4 groups, got 4}}
+  %y = rnn.scan %p {num_batch_dims = 1 : i64, overlap_rows = 4 : i64} : tensor<1x12x64xf32> -> tensor<1x12x16xf32> {
+  ^bb0(%c: tensor<1x16xf32>, %h: tensor<1x16xf32>, %gt: tensor<1x64xf32>):
+    %c1, %h1 = rnn.lstm_cell(%gt, %c, %h) kernels(%wi, %wh) projected_input : tensor<1x64xf32>, tensor<1x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>
+    rnn.yield carry(%c1, %h1 : tensor<1x16xf32>, tensor<1x16xf32>) output(%h1 : tensor<1x16xf32>)
+  }
+  return %y : tensor<1x12x16xf32>
+}
+
+// -----
+
+func.func @negative_overlap_rows_depth(%x: tensor<1x32x16xf32>, %wi: tensor<16x128xf32>, %wh: tensor<32x128xf32>) -> tensor<1x32x32xf32> {
+  %p = rnn.project %x kernel(%wi) : tensor<1x32x16xf32>, tensor<16x128xf32> -> tensor<1x32x128xf32>
+  // expected-error @+1 {{'rnn.scan' op expects 'overlap_rows' with a cell whose input is projected and whose recurrent product has the projection's depth 16}}
+  %y = rnn.scan %p {num_batch_dims = 1 : i64, overlap_rows = 4 : i64} : tensor<1x32x128xf32> -> tensor<1x32x32xf32> {
+  ^bb0(%c: tensor<1x32xf32>, %h: tensor<1x32xf32>, %gt: tensor<1x128xf32>):
+    %c1, %h1 = rnn.lstm_cell(%gt, %c, %h) kernels(%wi, %wh) projected_input : tensor<1x128xf32>, tensor<1x32xf32>, tensor<16x128xf32>, tensor<32x128xf32>
+    rnn.yield carry(%c1, %h1 : tensor<1x32xf32>, tensor<1x32xf32>) output(%h1 : tensor<1x32xf32>)
+  }
+  return %y : tensor<1x32x32xf32>
+}
+
+// -----
+
+func.func @negative_overlap_rows_columns(%x: tensor<1x32x6xf32>, %wi: tensor<6x6xf32>, %wh: tensor<6x6xf32>) -> tensor<1x32x6xf32> {
+  %p = rnn.project %x kernel(%wi) : tensor<1x32x6xf32>, tensor<6x6xf32> -> tensor<1x32x6xf32>
+  // expected-error @+1 {{'rnn.scan' op expects 'overlap_rows' to divide the projection's 6 columns, got 4}}
+  %y = rnn.scan %p {num_batch_dims = 1 : i64, overlap_rows = 4 : i64} : tensor<1x32x6xf32> -> tensor<1x32x6xf32> {
+  ^bb0(%h: tensor<1x6xf32>, %gt: tensor<1x6xf32>):
+    %h1 = rnn.simple_cell(%gt, %h) kernels(%wi, %wh) projected_input : tensor<1x6xf32>, tensor<1x6xf32>, tensor<6x6xf32>, tensor<6x6xf32>
+    rnn.yield carry(%h1 : tensor<1x6xf32>) output(%h1 : tensor<1x6xf32>)
+  }
+  return %y : tensor<1x32x6xf32>
+}
+
+// -----
+
+/// rnn.project_piece: a block of a projection written into a ring of rows.
+func.func @negative_project_piece_rank(%x: tensor<1x32x16xf32>, %w: tensor<16x64xf32>, %ring: tensor<8x64xf32>, %i: index) {
+  // expected-error @+1 {{'rnn.project_piece' op expects a matrix input, kernel and ring, got ranks 3, 2 and 2}}
+  %0 = rnn.project_piece %x[%i] kernel(%w)[%i] into %ring[%i] rows 4 width 16 : tensor<1x32x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_piece_depth(%x: tensor<32x8xf32>, %w: tensor<16x64xf32>, %ring: tensor<8x64xf32>, %i: index) {
+  // expected-error @+1 {{'rnn.project_piece' op expects a kernel of 8 rows (the input's features), got 16}}
+  %0 = rnn.project_piece %x[%i] kernel(%w)[%i] into %ring[%i] rows 4 width 16 : tensor<32x8xf32>, tensor<16x64xf32>, tensor<8x64xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_piece_ring(%x: tensor<32x16xf32>, %w: tensor<16x64xf32>, %ring: tensor<8x32xf32>, %i: index) {
+  // expected-error @+1 {{'rnn.project_piece' op expects a ring of the kernel's 64 columns of the input's element type 'f32', got 'tensor<8x32xf32>'}}
+  %0 = rnn.project_piece %x[%i] kernel(%w)[%i] into %ring[%i] rows 4 width 16 : tensor<32x16xf32>, tensor<16x64xf32>, tensor<8x32xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_piece_block(%x: tensor<32x16xf32>, %w: tensor<16x64xf32>, %ring: tensor<8x64xf32>, %i: index) {
+  // expected-error @+1 {{'rnn.project_piece' op expects a block of at most the input's and the ring's rows and of a width dividing the 64 columns, got 4 x 24}}
+  %0 = rnn.project_piece %x[%i] kernel(%w)[%i] into %ring[%i] rows 4 width 24 : tensor<32x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_piece_kernel_type(%x: tensor<32x16xf16>, %w: tensor<16x64xbf16>, %ring: tensor<8x64xf16>, %i: index) {
+  // expected-error @+1 {{'rnn.project_piece' op expects a kernel of the input's element type 'f16' (or, with f32 input, bf16 or int8), got 'bf16'}}
+  %0 = rnn.project_piece %x[%i] kernel(%w)[%i] into %ring[%i] rows 4 width 16 : tensor<32x16xf16>, tensor<16x64xbf16>, tensor<8x64xf16>
+  return
+}
+
+// -----
+
+func.func @negative_project_piece_beside_not_cell(%x: tensor<32x16xf32>, %w: tensor<16x64xf32>, %ring: tensor<8x64xf32>, %i: index, %h: tensor<1x16xf32>) {
+  // expected-error @+1 {{'rnn.project_piece' op expects 'beside' to be a result of a cell with a projected input and without 'dynamic_int8'}}
+  %0 = rnn.project_piece %x[%i] kernel(%w)[%i] into %ring[%i] rows 4 width 16 beside(%h : tensor<1x16xf32>) : tensor<32x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_piece_beside_depth(%x: tensor<32x16xf32>, %w: tensor<16x64xf32>, %ring: tensor<8x64xf32>, %i: index, %g: tensor<1x32xf32>, %c: tensor<1x8xf32>, %h: tensor<1x8xf32>, %wh: tensor<8x32xf32>, %wi: tensor<16x32xf32>) {
+  %c1, %h1 = rnn.lstm_cell(%g, %c, %h) kernels(%wi, %wh) projected_input : tensor<1x32xf32>, tensor<1x8xf32>, tensor<16x32xf32>, tensor<8x32xf32>
+  // expected-error @+1 {{'rnn.project_piece' op expects 'beside' of a cell whose recurrent product has the piece's depth 16, got 8}}
+  %0 = rnn.project_piece %x[%i] kernel(%w)[%i] into %ring[%i] rows 4 width 16 beside(%h1 : tensor<1x8xf32>) : tensor<32x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>
+  return
+}

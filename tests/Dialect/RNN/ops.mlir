@@ -306,3 +306,26 @@ func.func @project(%x: tensor<2x9x3xf32>, %wi: tensor<3x12xf32>, %wh: tensor<4x1
   }
   return %y : tensor<2x9x4xf32>
 }
+
+/// A batch-1 scan that computes its input projection beside the recurrence
+/// in groups of 4 rows (overlap_rows), and the pieces its lowering makes:
+/// the first group on its own, then a piece beside a step's cell.
+
+// CHECK-LABEL: func.func @overlap
+// CHECK: rnn.scan %{{.*}} {num_batch_dims = 1 : i64, overlap_rows = 4 : i64} : tensor<1x32x64xf32> -> tensor<1x32x16xf32>
+// CHECK: %[[RING:.*]] = rnn.project_piece %{{.*}}[%{{.*}}] kernel(%{{.*}}) [%{{.*}}] into %{{.*}}[%{{.*}}] rows 4 width 64 : tensor<32x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>
+// CHECK: %{{.*}}, %[[H1:.*]] = rnn.lstm_cell
+// CHECK: rnn.project_piece %{{.*}}[%{{.*}}] kernel(%{{.*}}) [%{{.*}}] into %[[RING]][%{{.*}}] rows 4 width 16 beside(%[[H1]] : tensor<1x16xf32>) : tensor<32x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>
+func.func @overlap(%x: tensor<1x32x16xf32>, %rows: tensor<32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>, %ring: tensor<8x64xf32>,
+    %g: tensor<1x64xf32>, %c: tensor<1x16xf32>, %h: tensor<1x16xf32>, %i: index) -> tensor<1x32x16xf32> {
+  %p = rnn.project %x kernel(%wi) : tensor<1x32x16xf32>, tensor<16x64xf32> -> tensor<1x32x64xf32>
+  %y = rnn.scan %p {num_batch_dims = 1 : i64, overlap_rows = 4 : i64} : tensor<1x32x64xf32> -> tensor<1x32x16xf32> {
+  ^bb0(%c0: tensor<1x16xf32>, %h0: tensor<1x16xf32>, %gt: tensor<1x64xf32>):
+    %c1, %h1 = rnn.lstm_cell(%gt, %c0, %h0) kernels(%wi, %wh) projected_input : tensor<1x64xf32>, tensor<1x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>
+    rnn.yield carry(%c1, %h1 : tensor<1x16xf32>, tensor<1x16xf32>) output(%h1 : tensor<1x16xf32>)
+  }
+  %first = rnn.project_piece %rows[%i] kernel(%wi)[%i] into %ring[%i] rows 4 width 64 : tensor<32x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>
+  %c1, %h1 = rnn.lstm_cell(%g, %c, %h) kernels(%wi, %wh) projected_input : tensor<1x64xf32>, tensor<1x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>
+  %next = rnn.project_piece %rows[%i] kernel(%wi)[%i] into %first[%i] rows 4 width 16 beside(%h1 : tensor<1x16xf32>) : tensor<32x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>
+  return %y : tensor<1x32x16xf32>
+}

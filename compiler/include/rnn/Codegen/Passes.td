@@ -346,58 +346,6 @@ def RNNInterleaveMathLoopsPass : Pass<"rnn-interleave-math-loops"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
-def RNNOverlapInputProjectionPass : Pass<"rnn-overlap-input-projection"> {
-  let summary = "compute a batch-1 input projection piece by piece, beside the recurrence";
-  let description = [{
-    At batch 1 a step's recurrent matmul is a matrix-vector product bound by
-    streaming the recurrent weights from cache, and the hoisted projection
-    of the input ([T, K] x [K, N] before the loop) is bound by the FMA
-    units: run one after the other, each leaves the other's resource idle.
-    When a loop of T steps reads row t of such a projection at step t and
-    has a one-row recurrent matmul of the same depth K and width N, this
-    pass moves the projection into the loop.
-
-    Projected rows live in a ring of 2 x `rows` rows: group g (steps
-    [g rows, (g + 1) rows)) in half g % 2. The first group is projected
-    before the loop. Step t of the first T - `rows` steps copies row
-    t % (2 rows) out of the ring, then computes piece t % `rows` of the next
-    group: its `rows` rows times a 1 / `rows` slice of the kernel's columns
-    (one row's worth of work per step), written into the other half. The
-    piece and the recurrent matmul are one `rnn.shared_k_matmuls` (they
-    have the same depth), which `--rnn-vectorize-matmuls` runs as one loop
-    over k. The last group's steps, with nothing left to project, run in a
-    loop of their own.
-
-    `rows` is the largest power of two up to the option that divides T,
-    leaves T >= 4 `rows` (the first group, not overlapped, is at most a
-    quarter of the steps), and gives pieces of at least `piece-lanes`
-    columns per row (a vector register of floats); if that is fewer than
-    `min-rows`, the projection is left alone (groups of 2 rows, even T
-    below 16, measured 10-15x slower than no overlap: GRU H=64 T=10, 61
-    against 4.5 us). Left alone also: kernels larger than
-    `max-kernel-bytes` (every piece reads its slice of the kernel again,
-    which must then stay in cache: the target's L2, 1 MiB on the AVX-512
-    CPUs it was measured on; LSTM H=1024 was 5-10 % slower), and kernels that
-    other matmuls read too (the projections of the phases of zero-padded
-    rows: they would have to read it in the pieces' narrow blocks; GRU
-    H=256 B=16 was 1.8x slower). Each element still sums the same products
-    in the same order.
-  }];
-  let options = [
-    Option<"rows", "rows", "int64_t", "8",
-           "most rows projected together (each step computes 1 / rows of their columns)">,
-    Option<"minRows", "min-rows", "int64_t", "4",
-           "fewest rows projected together; fewer leave the projection alone">,
-    Option<"pieceLanes", "piece-lanes", "int64_t", "16",
-           "fewest columns a piece has per row: the f32 lanes of a vector register">,
-    Option<"maxKernelBytes", "max-kernel-bytes", "int64_t", "1048576",
-           "largest projection kernel handled, in bytes (the cache it stays in)">,
-  ];
-  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
-                           "mlir::tensor::TensorDialect", "mlir::arith::ArithDialect",
-                           "mlir::rnn::RNNDialect"];
-}
-
 def RNNWidenBF16RowsPass : Pass<"rnn-widen-bf16-rows"> {
   let summary = "compute matmuls of bf16 rows in f32, for targets without a bf16 dot";
   let description = [{

@@ -53,6 +53,16 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
     does in RAM-lean code). The op is row-wise, so this needs no
     knowledge of what it computes.
 
+    A scan with `overlap_rows` R (`--rnn-overlap-input-projection`) projects
+    no sequence: its loop over steps (or each block of steps, where R
+    divides the block at least 4 times) keeps projected rows in a ring of
+    2 x R rows, the first R projected before the loop (`rnn.project_piece`
+    of the whole width), then each of the first T - R steps copies its row
+    out of the ring and has piece t % R of the next group (R rows, 1 / R of
+    the columns) as an `rnn.project_piece` `beside` its cell, and the last R
+    steps run in a loop of their own that only reads the ring. RAM-lean
+    code ignores it (each step projects its own input).
+
     With `ram-lean` (rnnc's `--optimize=ram`), the scratch memory must not
     grow with T: the time loop never runs in blocks of steps (nothing is
     done once to cover a block), and `reverse` with lengths reads
@@ -94,7 +104,10 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
     with SAME padding. A cell with `projected_input` computes only its
     recurrent matmul and reads its input's gate blocks. `rnn.project`
     becomes the matmul (or the dynamic int8 chain) the cell's input product
-    would have been, on its rows folded into one dim. `rnn.merge` becomes
+    would have been, on its rows folded into one dim; `rnn.project_piece`
+    a matmul into its zero-filled block of the ring, inserted back, or, when
+    it is `beside` a cell, one `rnn.shared_k_matmuls` with the cell's
+    recurrent product, in that product's place. `rnn.merge` becomes
     tensor inserts (concat) or an element-wise `linalg.generic`. Works on
     tensors, before bufferization.
 

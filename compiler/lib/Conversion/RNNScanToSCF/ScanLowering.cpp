@@ -147,6 +147,9 @@ RankedTensorType mlir::rnn::withRows(Type type, int64_t axis, int64_t rows) {
 
 ScanLowering::ScanLowering(ScanOp op, const ScanLoweringOptions &options)
     : op(op), projection(op.getInput().getDefiningOp<ProjectOp>()),
+      overlapRows(projection && !options.ramLean
+                      ? int64_t(op.getOverlapRows().value_or(0))
+                      : 0),
       loc(op.getLoc()), timeAxis(op.getTimeAxis()), options(options),
       captureCarry(op.getSeqLengths() && !op.getFinalCarry().empty()),
       reversedIndex(op.getReverse() && !op.getSeqLengths()),
@@ -320,6 +323,16 @@ Value ScanLowering::timeAsI32(OpBuilder &b, OpFoldResult t) {
 SmallVector<Value> ScanLowering::step(OpBuilder &b, const StepRows &rows,
                                       OpFoldResult t, StepSequence sequence,
                                       OpFoldResult local, ValueRange state) {
+  Value input = stepInput(b, rows, sequence.values, local);
+  if (projection && !sequence.projected)
+    input = project(b, input);
+  return stepOn(b, rows, t, input, state);
+}
+
+SmallVector<Value>
+ScanLowering::stepOn(OpBuilder &b, const StepRows &rows, OpFoldResult t,
+                     Value input, ValueRange state,
+                     function_ref<void(CellOpInterface)> besideCell) {
   size_t numCarries = op.getCarryArgs().size();
   ValueRange carries = state.take_front(numCarries);
   Value outputs = state[numCarries];
@@ -327,14 +340,13 @@ SmallVector<Value> ScanLowering::step(OpBuilder &b, const StepRows &rows,
 
   IRMapping mapping;
   mapping.map(op.getCarryArgs(), carries);
-  Value input = stepInput(b, rows, sequence.values, local);
-  if (projection && !sequence.projected)
-    input = project(b, input);
   mapping.map(op.getStepInputArg(), input);
   Block &body = op.getBody().front();
   int64_t batch = carryType(0).getDimSize(0);
   for (Operation &nested : body.without_terminator()) {
     Operation *clone = b.clone(nested, mapping);
+    if (auto cell = dyn_cast<CellOpInterface>(clone); cell && besideCell)
+      besideCell(cell);
     if (rows.count == batch)
       continue;
     // A block of rows: the body's ops are cells, which work row by row.
@@ -475,24 +487,33 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b, const StepRows &rows,
     // divides the loop's steps.
     if (activeSteps)
       ub = arith::MinUIOp::create(b, loc, activeSteps, ub);
-    scf::ForOp loop;
-    if (block == mainSteps) {
+    if (block == mainSteps && overlapsSteps(block, activeSteps, range)) {
+      state = runOverlappedSteps(b, rows, rows.input, Value(), block, state);
+    } else if (block == mainSteps) {
       whole = forSteps(b, rows.input);
-      loop = scf::ForOp::create(
+      auto loop = scf::ForOp::create(
           b, loc, start, ub, stride, state,
           [&](OpBuilder &nb, Location, Value iv, ValueRange iterArgs) {
             scf::YieldOp::create(nb, loc,
                                  unrolled(nb, iv, whole, iv, iterArgs));
           });
+      state.assign(loop.getResults().begin(), loop.getResults().end());
     } else {
       // Blocks of steps, each with its own slice of the input, so that
       // work done once for the steps of a block (the input projection)
       // covers one block and stays in cache until its steps read it.
+      bool overlapped = overlapsSteps(block, activeSteps, range);
       Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
-      loop = scf::ForOp::create(
+      auto loop = scf::ForOp::create(
           b, loc, start, ub, blockSize, state,
           [&](OpBuilder &nb, Location, Value first, ValueRange blockArgs) {
             Value input = inputBlock(nb, rows, first, block);
+            if (overlapped) {
+              scf::YieldOp::create(
+                  nb, loc,
+                  runOverlappedSteps(nb, rows, input, first, block, blockArgs));
+              return;
+            }
             Value inner = arith::ConstantIndexOp::create(nb, loc, block);
             Value begin = arith::ConstantIndexOp::create(nb, loc, 0);
             StepSequence sequence = forSteps(nb, input);
@@ -505,8 +526,8 @@ SmallVector<Value> ScanLowering::runSteps(OpBuilder &b, const StepRows &rows,
                 });
             scf::YieldOp::create(nb, loc, stepLoop.getResults());
           });
+      state.assign(loop.getResults().begin(), loop.getResults().end());
     }
-    state.assign(loop.getResults().begin(), loop.getResults().end());
   }
   if (range.remainder && mainSteps < steps) {
     // The steps after the loop read the loop's projection of the whole

@@ -166,6 +166,14 @@ public:
                           StepSequence sequence, OpFoldResult local,
                           ValueRange state);
 
+  /// One time step of `rows` at time `t` on its (projected) `input`. With
+  /// `besideCell`, that is called with the step's cell as soon as it is
+  /// built, before the new carries are copied and the output stored.
+  SmallVector<Value>
+  stepOn(OpBuilder &b, const StepRows &rows, OpFoldResult t, Value input,
+         ValueRange state,
+         function_ref<void(CellOpInterface)> besideCell = nullptr);
+
   /// Runs the scan's steps for `rows` on `state`: a loop over the steps that
   /// `unroll` divides, in blocks of steps for long sequences, then the
   /// remaining steps. With `activeSteps`, the loop stops at the first whole
@@ -176,6 +184,17 @@ public:
                               StepRange range = {});
 
 private:
+  /// Whether a loop over `count` steps (all steps, or a block of them)
+  /// computes their projection beside the recurrence (`overlap_rows`).
+  bool overlapsSteps(int64_t count, Value activeSteps, const StepRange &range);
+
+  /// Steps [first, first + count) of `rows` (`first` null: from step 0)
+  /// with their projection computed beside the recurrence
+  /// (OverlappedSteps.cpp), `sequence` their input, not projected.
+  SmallVector<Value> runOverlappedSteps(OpBuilder &b, const StepRows &rows,
+                                        Value sequence, Value first,
+                                        int64_t count, ValueRange state);
+
   /// The type of carry `i` (batch dims first).
   RankedTensorType carryType(unsigned i);
 
@@ -216,6 +235,10 @@ private:
   /// the body's cell (--rnn-split-input-projection): the loops compute it
   /// on the slices of its input they read, never whole; null otherwise.
   ProjectOp projection;
+  /// The rows the steps project together beside the recurrence
+  /// (`overlap_rows`); 0 when they do not, and in RAM-lean code, where
+  /// each step projects its own input.
+  int64_t overlapRows;
   Location loc;
   int64_t timeAxis;
   ScanLoweringOptions options;

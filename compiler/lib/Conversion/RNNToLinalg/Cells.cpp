@@ -15,6 +15,18 @@ using namespace mlir::rnn;
 
 namespace {
 
+/// The piece of an input projection computed beside `cell`'s recurrent
+/// product (an rnn.project_piece whose `beside` is the cell), or null.
+ProjectPieceOp pieceBeside(CellOpInterface cell) {
+  for (Operation *user : cell->getUsers()) {
+    auto piece = dyn_cast<ProjectPieceOp>(user);
+    if (piece && piece.getBeside() &&
+        piece.getBeside().getDefiningOp() == cell.getOperation())
+      return piece;
+  }
+  return nullptr;
+}
+
 struct CellLowering : OpInterfaceRewritePattern<CellOpInterface> {
   CellLowering(MLIRContext *ctx, bool fuseProjections)
       : OpInterfaceRewritePattern(ctx), fuseProjections(fuseProjections) {}
@@ -37,11 +49,11 @@ struct CellLowering : OpInterfaceRewritePattern<CellOpInterface> {
       carries.push_back(collapseBatchDims(rewriter, loc, carry, numBatchDims));
     // `h` is always the last carry (LSTM's carry is (c, h)).
     GateProducts products =
-        spatial ? emitConvolutionProducts(rewriter, loc, cell, x,
-                                          carries.back())
-                : emitMatmulProducts(rewriter, loc, cell, x, carries.back(),
-                                     fuseProjections &&
-                                         cell.fusesProjections());
+        spatial
+            ? emitConvolutionProducts(rewriter, loc, cell, x, carries.back())
+            : emitMatmulProducts(rewriter, loc, cell, x, carries.back(),
+                                 fuseProjections && cell.fusesProjections(),
+                                 pieceBeside(cell));
 
     SmallVector<Value> results = emitGateGeneric(
         rewriter, loc, products, carries, cell->getNumResults(),

@@ -109,12 +109,14 @@ SmallVector<Value> emitGateGeneric(OpBuilder &b, Location loc,
 /// `x @ wi` (or `x` itself when the cell's input is projected) and `h @ wh`
 /// (x and h with their batch dims folded into one),
 /// on int8 storage with the kernels' scales, with dynamic int8 activations
-/// or on bf16 rows and weights into f32 as the cell's precision asks; with `fuse`
-/// (the pass's fuse-projections, for a cell that allows it), both products
-/// and the biases as one matmul when its weights are f32 constants.
+/// or on bf16 rows and weights into f32 as the cell's precision asks; with
+/// `fuse` (the pass's fuse-projections, for a cell that allows it), both
+/// products and the biases as one matmul when its weights are f32 constants.
+/// With `piece` (an rnn.project_piece `beside` the cell), `h @ wh` and the
+/// piece are one rnn.shared_k_matmuls, and `piece` is replaced by its ring.
 GateProducts emitMatmulProducts(PatternRewriter &rewriter, Location loc,
                                 CellOpInterface cell, Value x, Value h,
-                                bool fuse);
+                                bool fuse, ProjectPieceOp piece = nullptr);
 
 /// The products of a convolutional cell (ConvolutionProducts.cpp): SAME,
 /// stride-1 cross-correlations of `x` with `wi` and of `h` with `wh`.

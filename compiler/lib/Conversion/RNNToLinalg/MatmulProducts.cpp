@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::rnn;
@@ -111,9 +112,83 @@ static Value emitFusedProjections(PatternRewriter &rewriter, Location loc,
       .getResult(0);
 }
 
+namespace {
+
+/// The matmul of an rnn.project_piece: its rows of the input, its columns
+/// of the kernel's storage, and the zero-filled block of the ring it is
+/// computed in (so that the ring is updated in place).
+struct PieceOperands {
+  Value rows, weights, init;
+};
+
+PieceOperands emitPieceOperands(OpBuilder &b, ProjectPieceOp piece) {
+  Location loc = piece.getLoc();
+  auto inputType = cast<RankedTensorType>(piece.getInput().getType());
+  Value kernel = kernelStorage(b, loc, piece.getKernel());
+  auto kernelType = cast<RankedTensorType>(kernel.getType());
+  int64_t rows = piece.getRows(), width = piece.getWidth();
+  int64_t depth = inputType.getDimSize(1);
+  Type element = inputType.getElementType();
+  OpFoldResult column = getAsOpFoldResult(piece.getColumn());
+  SmallVector<OpFoldResult> unit(2, b.getIndexAttr(1));
+  Value block = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({rows, depth}, element), piece.getInput(),
+      ArrayRef<OpFoldResult>{getAsOpFoldResult(piece.getFirst()),
+                             b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(depth)},
+      unit);
+  Value weights = kernel;
+  if (width != kernelType.getDimSize(1))
+    weights = tensor::ExtractSliceOp::create(
+        b, loc,
+        RankedTensorType::get({depth, width}, kernelType.getElementType()),
+        kernel, ArrayRef<OpFoldResult>{b.getIndexAttr(0), column},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(depth), b.getIndexAttr(width)},
+        unit);
+  Value target = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({rows, width}, element), piece.getRing(),
+      ArrayRef<OpFoldResult>{getAsOpFoldResult(piece.getRingRow()), column},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(width)},
+      unit);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  Value init = linalg::FillOp::create(b, loc, zero, target).getResult(0);
+  return {block, weights, init};
+}
+
+/// The ring of `piece` with its block `product` written in.
+Value emitPieceInsert(OpBuilder &b, ProjectPieceOp piece, Value product) {
+  SmallVector<OpFoldResult> unit(2, b.getIndexAttr(1));
+  return tensor::InsertSliceOp::create(
+      b, piece.getLoc(), product, piece.getRing(),
+      ArrayRef<OpFoldResult>{getAsOpFoldResult(piece.getRingRow()),
+                             getAsOpFoldResult(piece.getColumn())},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(piece.getRows()),
+                             b.getIndexAttr(piece.getWidth())},
+      unit);
+}
+
+/// `h @ wh` into zeros and `piece` in one rnn.shared_k_matmuls (they have
+/// one depth: the piece's verifier); `piece` is replaced by its ring.
+Value emitBesidePiece(PatternRewriter &rewriter, Location loc,
+                      ProjectPieceOp piece, Value h, Value wh) {
+  auto hType = cast<RankedTensorType>(h.getType());
+  auto whType = cast<RankedTensorType>(wh.getType());
+  Value acc =
+      zeroTensor(rewriter, loc, {hType.getDimSize(0), whType.getDimSize(1)},
+                 hType.getElementType());
+  auto [rows, weights, init] = emitPieceOperands(rewriter, piece);
+  auto pair =
+      SharedKMatmulsOp::create(rewriter, loc, rows, weights, init, h, wh, acc);
+  rewriter.replaceOp(piece, emitPieceInsert(rewriter, piece, pair.getFirst()));
+  return pair.getSecond();
+}
+
+} // namespace
+
 GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
                                            Location loc, CellOpInterface cell,
-                                           Value x, Value h, bool fuse) {
+                                           Value x, Value h, bool fuse,
+                                           ProjectPieceOp piece) {
   CellPrecision precision = cell.getPrecision();
   bool projected = cell.hasProjectedInput();
   Value wi = cell.getInputKernel(), wh = cell.getHiddenKernel();
@@ -140,7 +215,8 @@ GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
   };
   // A projected input is `x @ wi` already, before any column scales.
   Value xi = projected ? x : matmul(x, wiStorage);
-  Value xh = matmul(h, whStorage);
+  Value xh = piece ? emitBesidePiece(rewriter, loc, piece, h, whStorage)
+                   : matmul(h, whStorage);
   return {xi, xh, bi, bh, numGates, si, sh, precision.bf16Compute};
 }
 
@@ -169,8 +245,29 @@ struct ProjectLowering : OpRewritePattern<ProjectOp> {
   }
 };
 
+/// rnn.project_piece on its own (the first group of an overlapped scan):
+/// its matmul into its block of the ring. A piece `beside` a cell is
+/// lowered with the cell's recurrent product (emitMatmulProducts).
+struct ProjectPieceLowering : OpRewritePattern<ProjectPieceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ProjectPieceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getBeside())
+      return rewriter.notifyMatchFailure(
+          op, "expected no 'beside' (lowered with its cell)");
+    auto [rows, weights, init] = emitPieceOperands(rewriter, op);
+    Value product = linalg::MatmulOp::create(
+                        rewriter, op.getLoc(), TypeRange{init.getType()},
+                        ValueRange{rows, weights}, ValueRange{init})
+                        .getResult(0);
+    rewriter.replaceOp(op, emitPieceInsert(rewriter, op, product));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::rnn::populateProjectPatterns(RewritePatternSet &patterns) {
-  patterns.add<ProjectLowering>(patterns.getContext());
+  patterns.add<ProjectLowering, ProjectPieceLowering>(patterns.getContext());
 }

@@ -34,8 +34,8 @@ void mlir::rnn::populateRNNToLinalgConversionPatterns(
 
 /// The ops this pass lowers.
 static bool isLowered(Operation *op) {
-  return isa<CellOpInterface, ProjectOp, MergeOp, DenseOp, ActivationOp,
-             LayerNormOp, PoolOp, EmbedOp>(op);
+  return isa<CellOpInterface, ProjectOp, ProjectPieceOp, MergeOp, DenseOp,
+             ActivationOp, LayerNormOp, PoolOp, EmbedOp>(op);
 }
 
 /// Emits an error on `op` when the patterns cannot lower it.

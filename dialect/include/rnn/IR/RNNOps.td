@@ -40,6 +40,17 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
       they are zero instead (and need not be computed).
     - `final_carry` results are present (one per carry) only when asked for.
     - `unroll` is a code-generation hint: steps per loop iteration.
+    - `overlap_rows` (R, set by `--rnn-overlap-input-projection`): a
+      code-generation decision for a batch of one row whose input is an
+      `rnn.project`. The steps compute that projection themselves, R rows
+      at a time: rows [0, R) before the first step, then each of the first
+      T - R steps 1 / R of the columns of the next R rows
+      (`rnn.project_piece`) in one loop over k with its recurrent product,
+      which has the projection's depth. Verified: R a power of two of at
+      least 2 that divides T at least 4 times and divides the projection's
+      columns; one batch dim of one row, static steps and rows, `unroll`
+      1, steps in order (not `reverse` without `lengths`), a projection
+      without `dynamic_int8` into a cell with a projected input.
 
     Lengths outside `[0, T]` are undefined here; the compiled entry point
     rejects them before running anything.
@@ -74,10 +85,26 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
       I64Attr:$num_batch_dims,
       UnitAttr:$time_major, UnitAttr:$reverse, UnitAttr:$keep_order,
       UnitAttr:$zero_padded_outputs,
-      DefaultValuedAttr<I64Attr, "1">:$unroll);
+      DefaultValuedAttr<I64Attr, "1">:$unroll,
+      OptionalAttr<I64Attr>:$overlap_rows);
   let results = (outs RNN_FloatTensor:$outputs,
       Variadic<RNN_FloatTensor>:$final_carry);
   let regions = (region SizedRegion<1>:$body);
+  let builders = [
+    // A scan without a code-generation decision (`overlap_rows`), as the
+    // front end and the rewrites of layers build it.
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes, "::mlir::Value":$input,
+        "::mlir::Value":$seq_lengths, "::mlir::ValueRange":$init,
+        "::mlir::Value":$steps, "::mlir::Value":$rows,
+        "::mlir::IntegerAttr":$num_batch_dims, "::mlir::UnitAttr":$time_major,
+        "::mlir::UnitAttr":$reverse, "::mlir::UnitAttr":$keep_order,
+        "::mlir::UnitAttr":$zero_padded_outputs, "::mlir::IntegerAttr":$unroll),
+    [{
+      build($_builder, $_state, resultTypes, input, seq_lengths, init, steps,
+            rows, num_batch_dims, time_major, reverse, keep_order,
+            zero_padded_outputs, unroll, /*overlap_rows=*/nullptr);
+    }]>
+  ];
   let assemblyFormat = [{
     $input (`lengths` `(` $seq_lengths^ `:` type($seq_lengths) `)`)?
     (`init` `(` $init^ `:` type($init) `)`)?
@@ -265,6 +292,44 @@ def RNN_ProjectOp : RNN_Op<"project", [Pure]> {
 // Code generation
 //===----------------------------------------------------------------------===//
 
+def RNN_ProjectPieceOp : RNN_Op<"project_piece", [Pure,
+    AllTypesMatch<["ring", "result"]>]> {
+  let summary = "a block of an input projection, written into a ring of rows";
+  let description = [{
+    `result` is `ring` with its block of `rows` rows from `ring_row` and
+    `width` columns from `column` replaced by `input[first : first + rows]
+    @ kernel[:, column : column + width]`, in the precision of an
+    `rnn.project` without `dynamic_int8` (an int8 kernel's sums before the
+    columns' scales). `input` is a sequence's rows, `[S, K]`; `kernel` is
+    `[K, N]`; `ring` is `[M, N]`.
+
+    `convert-rnn-scan-to-scf` builds it for a scan with `overlap_rows`: the
+    first group of rows whole, and in each step a piece of the next group.
+    A piece with `beside` (a result of a dense cell with a projected input
+    whose recurrent product has depth K) is computed in one loop over k
+    with that cell's recurrent product: `convert-rnn-to-linalg` lowers the
+    two together as one `rnn.shared_k_matmuls`.
+
+    Example:
+    ```mlir
+    %ring1 = rnn.project_piece %x[%first] kernel(%wi)[%column]
+               into %ring[%half] rows 8 width 16 beside(%h1 : tensor<1x32xf32>)
+               : tensor<64x32xf32>, tensor<32x128xf32>, tensor<16x128xf32>
+    ```
+  }];
+  let arguments = (ins RNN_FloatTensor:$input, RNN_KernelTensor:$kernel,
+      RNN_FloatTensor:$ring, Index:$first, Index:$column, Index:$ring_row,
+      I64Attr:$rows, I64Attr:$width, Optional<RNN_FloatTensor>:$beside);
+  let results = (outs RNN_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `[` $first `]` `kernel` `(` $kernel `)` `[` $column `]`
+    `into` $ring `[` $ring_row `]` `rows` $rows `width` $width
+    (`beside` `(` $beside^ `:` type($beside) `)`)?
+    attr-dict `:` type($input) `,` type($kernel) `,` type($ring)
+  }];
+  let hasVerifier = 1;
+}
+
 def RNN_SharedKMatmulsOp : RNN_Op<"shared_k_matmuls", [Pure,
     AllTypesMatch<["firstAcc", "first"]>,
     AllTypesMatch<["secondAcc", "second"]>]> {
@@ -275,8 +340,8 @@ def RNN_SharedKMatmulsOp : RNN_Op<"shared_k_matmuls", [Pure,
     widened to the accumulator's element type). Both products have the same
     depth k, and the op asks code generation to run them in one loop over
     k, so that one product's arithmetic overlaps the other's loads.
-    `--rnn-overlap-input-projection` builds it (a piece of a batch-1 input
-    projection beside the step's recurrent matrix-vector product) and
+    `--convert-rnn-to-linalg` builds it (an `rnn.project_piece` beside the
+    step's recurrent matrix-vector product, at batch 1) and
     `--rnn-vectorize-matmuls` consumes it; no later pass accepts it.
   }];
   let arguments = (ins AnyStaticShapeTensor:$firstLhs,
