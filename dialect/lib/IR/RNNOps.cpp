@@ -146,49 +146,47 @@ LogicalResult ScanOp::verify() {
   return success();
 }
 
+CellOpInterface ScanOp::getCell() {
+  auto cells = getBody().front().getOps<CellOpInterface>();
+  return cells.empty() ? CellOpInterface() : *cells.begin();
+}
+
 /// What the lowering of `overlap_rows` relies on (RNNOps.td): steps that
 /// each compute a piece of R later rows of their input projection, in the
 /// loop over k of a recurrent product of the same depth.
-static LogicalResult verifyOverlapRows(ScanOp op, int64_t rows) {
+std::optional<std::string> ScanOp::whyNotOverlapRows(int64_t rows) {
+  auto projection = getInput().getDefiningOp<ProjectOp>();
+  auto depthOf = [](Value kernel) { return tensorType(kernel).getDimSize(0); };
+  CellOpInterface cell = getCell();
+  int64_t steps = getNumSteps();
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  os << "expects 'overlap_rows' ";
   if (rows < 2 || !llvm::isPowerOf2_64(rows))
-    return op.emitOpError("expects 'overlap_rows' to be a power of two of at "
-                          "least 2, got ")
-           << rows;
-  if (op.getNumBatchDims() != 1 || op.getRows() ||
-      batchDims(op.getInput().getType(), 1, op.getTimeMajor())[0] != 1)
-    return op.emitOpError(
-        "expects 'overlap_rows' only on one batch dim of one row");
-  if (op.getSteps() || op.getUnroll() != 1)
-    return op.emitOpError("expects 'overlap_rows' only with static steps and "
-                          "'unroll' 1, got unroll ")
-           << op.getUnroll();
-  if (op.getReverse() && !op.getSeqLengths())
-    return op.emitOpError("expects 'overlap_rows' with steps in order, not "
-                          "'reverse' without 'lengths'");
-  auto projection = op.getInput().getDefiningOp<ProjectOp>();
-  if (!projection || projection.getDynamicInt8())
-    return op.emitOpError("expects 'overlap_rows' only on the steps of an "
-                          "'rnn.project' without 'dynamic_int8'");
-  int64_t steps = op.getNumSteps();
-  if (steps % rows != 0 || steps < 4 * rows)
-    return op.emitOpError("expects 'overlap_rows' to divide the ")
-           << steps << " steps into at least 4 groups, got " << rows;
-  RankedTensorType kernel = tensorType(projection.getKernel());
-  if (kernel.getDimSize(1) % rows != 0)
-    return op.emitOpError("expects 'overlap_rows' to divide the projection's ")
-           << kernel.getDimSize(1) << " columns, got " << rows;
-  CellOpInterface cell;
-  for (auto nested : op.getBody().front().getOps<CellOpInterface>()) {
-    cell = nested;
-    break;
-  }
-  if (!cell || !cell.hasProjectedInput() ||
-      tensorType(cell.getHiddenKernel()).getDimSize(0) != kernel.getDimSize(0))
-    return op.emitOpError("expects 'overlap_rows' with a cell whose input is "
-                          "projected and whose recurrent product has the "
-                          "projection's depth ")
-           << kernel.getDimSize(0);
-  return success();
+    os << "to be a power of two of at least 2, got " << rows;
+  else if (getNumBatchDims() != 1 || getRows() ||
+           batchDims(getInput().getType(), 1, getTimeMajor())[0] != 1)
+    os << "only on one batch dim of one row";
+  else if (getSteps() || getUnroll() != 1)
+    os << "only with static steps and 'unroll' 1, got unroll " << getUnroll();
+  else if (getReverse() && !getSeqLengths())
+    os << "with steps in order, not 'reverse' without 'lengths'";
+  else if (!projection || projection.getDynamicInt8())
+    os << "only on the steps of an 'rnn.project' without 'dynamic_int8'";
+  else if (steps % rows != 0 || steps < 4 * rows)
+    os << "to divide the " << steps << " steps into at least 4 groups, got "
+       << rows;
+  else if (int64_t columns = tensorType(projection.getKernel()).getDimSize(1);
+           columns % rows != 0)
+    os << "to divide the projection's " << columns << " columns, got " << rows;
+  else if (!cell || !cell.hasProjectedInput() ||
+           depthOf(cell.getHiddenKernel()) != depthOf(projection.getKernel()))
+    os << "with a cell whose input is projected and whose recurrent product "
+          "has the projection's depth "
+       << depthOf(projection.getKernel());
+  else
+    return std::nullopt;
+  return why;
 }
 
 LogicalResult ScanOp::verifyRegions() {
@@ -205,7 +203,8 @@ LogicalResult ScanOp::verifyRegions() {
            << expected << " (the yielded output stacked on axis "
            << getTimeAxis() << "), got " << getOutputs().getType();
   if (std::optional<int64_t> rows = getOverlapRows())
-    return verifyOverlapRows(*this, *rows);
+    if (std::optional<std::string> why = whyNotOverlapRows(*rows))
+      return emitOpError(*why);
   return success();
 }
 

@@ -68,36 +68,24 @@ struct RNNOverlapInputProjectionPass
   /// The rows projected together for `scan`, or 0 to leave it alone.
   int64_t decide(ScanOp scan) {
     auto projection = scan.getInput().getDefiningOp<ProjectOp>();
-    if (!projection || projection.getDynamicInt8() ||
-        scan.getNumBatchDims() != 1 || scan.getRows() || scan.getSteps() ||
-        scan.getUnroll() != 1 || (scan.getReverse() && !scan.getSeqLengths()))
+    CellOpInterface cell = scan.getCell();
+    if (!projection || !cell)
       return 0;
-    RankedTensorType input = scan.getInput().getType();
-    if (input.getDimSize(scan.getTimeMajor() ? 1 : 0) != 1)
-      return 0;
-    CellOpInterface cell;
-    for (auto nested : scan.getBody().front().getOps<CellOpInterface>()) {
-      cell = nested;
-      break;
-    }
     auto kernel = cast<RankedTensorType>(projection.getKernel().getType());
-    int64_t depth = kernel.getDimSize(0), columns = kernel.getDimSize(1);
-    if (!cell || !cell.hasProjectedInput() ||
-        cast<RankedTensorType>(cell.getHiddenKernel().getType())
-                .getDimSize(0) != depth ||
-        kernelBytes(kernel) > maxKernelBytes ||
+    if (kernelBytes(kernel) > maxKernelBytes ||
         !readOnlyBy(projection.getKernel(), projection, cell))
       return 0;
     // As many rows as fit, each piece at least a vector per row, and the
     // first group, projected before the loop, at most a quarter of it.
-    int64_t steps = scan.getNumSteps();
+    int64_t steps = scan.getNumSteps(), columns = kernel.getDimSize(1);
     int64_t groupRows = llvm::bit_floor(uint64_t(std::max<int64_t>(rows, 1)));
     while (groupRows > 1 && (columns % (groupRows * pieceLanes) != 0 ||
                              steps % groupRows != 0 || steps < 4 * groupRows))
       groupRows /= 2;
     if (groupRows < std::max<int64_t>(minRows, 2))
       return 0;
-    return groupRows;
+    // The rest of what the lowering needs: the verifier's rules.
+    return scan.whyNotOverlapRows(groupRows) ? 0 : groupRows;
   }
 };
 

@@ -126,6 +126,11 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
     int64_t getTimeAxis() { return getTimeMajor() ? 0 : getNumBatchDims(); }
     /// The sequence length T (the maximum when `steps` is present).
     int64_t getNumSteps();
+    /// The cell of the body (the first, if several).
+    CellOpInterface getCell();
+    /// Why the lowering of `overlap_rows` = `rows` does not apply to this
+    /// scan (the verifier's rules), or nothing when it does.
+    std::optional<std::string> whyNotOverlapRows(int64_t rows);
   }];
 }
 
