@@ -70,6 +70,13 @@ std::optional<StringRef> abi::elementTypeName(Type type) {
   return names->numpy;
 }
 
+std::string WorkspaceABI::cArrayDeclaration(StringRef alignMacro,
+                                            StringRef sizeMacro) {
+  return (alignMacro + " " + cArrayType + " name[(" + sizeMacro + " + sizeof(" +
+          cArrayType + ") - 1) / sizeof(" + cArrayType + ") + 1]")
+      .str();
+}
+
 int64_t Parameter::numElements() const {
   int64_t count = 1;
   for (int64_t dim : shape)

@@ -81,9 +81,10 @@ void emitWorkspaceMacros(llvm::raw_ostream &os, StringRef prefix,
      << "#else\n"
      << "#define " << align << "\n"
      << "#endif\n"
-     << "#define " << prefix << "WORKSPACE(name) " << align << " " << array
-     << " name[(" << prefix << "WORKSPACE_SIZE + sizeof(" << array
-     << ") - 1) / sizeof(" << array << ") + 1]\n\n";
+     << "#define " << prefix << "WORKSPACE(name) "
+     << rnn::abi::WorkspaceABI::cArrayDeclaration(
+            align, (prefix + "WORKSPACE_SIZE").str())
+     << "\n\n";
 }
 
 /// " *   initial_carry_k and carry_k\n" for each initial carry whose final

@@ -219,11 +219,10 @@ void emitTaskLaunch(const spec::Model &model, llvm::raw_ostream &os) {
 /// `<NAME>_WORKSPACE_SIZE_PARALLEL` bytes.
 void emitParallelWorkspaceMacro(const std::string &prefix,
                                 llvm::raw_ostream &os) {
-  StringRef array = rnn::abi::WorkspaceABI::cArrayType;
-  os << "#define " << prefix << "PARALLEL_WORKSPACE(name) " << prefix
-     << "WORKSPACE_ALIGNAS " << array << " name[(" << prefix
-     << "WORKSPACE_SIZE_PARALLEL + sizeof(" << array << ") - 1) / sizeof("
-     << array << ") + 1]\n";
+  os << "#define " << prefix << "PARALLEL_WORKSPACE(name) "
+     << rnn::abi::WorkspaceABI::cArrayDeclaration(
+            prefix + "WORKSPACE_ALIGNAS", prefix + "WORKSPACE_SIZE_PARALLEL")
+     << "\n";
 }
 
 /// The call struct's fields for the caller's arguments the tasks pass on

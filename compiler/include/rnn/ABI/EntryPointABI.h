@@ -121,6 +121,11 @@ struct WorkspaceABI {
   /// The C type of the array the header's WORKSPACE macros declare: the
   /// float buffers', whose alignment is minAlignment.
   static constexpr llvm::StringLiteral cArrayType = "float";
+  /// The C declaration of such an array `name` of at least `sizeMacro`
+  /// bytes, aligned by the macro `alignMacro` (the header's WORKSPACE
+  /// macros, serial and parallel).
+  static std::string cArrayDeclaration(llvm::StringRef alignMacro,
+                                       llvm::StringRef sizeMacro);
 };
 
 WorkspaceABI describeWorkspace(ModuleOp module);
