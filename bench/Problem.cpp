@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <random>
 #include <sstream>
 
@@ -171,18 +170,15 @@ std::string bench::specYaml(const Config &config, const std::string &name) {
   return os.str();
 }
 
-/// An npz array of `values` (float or int32) in `shape`.
-template <typename T>
-static weights::Array npzArray(std::string name, weights::DType dtype,
-                               std::vector<int64_t> shape,
-                               const std::vector<T> &values) {
-  weights::Array array;
-  array.name = std::move(name);
-  array.dtype = dtype;
-  array.shape = std::move(shape);
-  array.bytes.resize(values.size() * sizeof(T));
-  std::memcpy(array.bytes.data(), values.data(), array.bytes.size());
-  return array;
+std::vector<weights::Array> bench::inputArrays(const Problem &problem) {
+  const Config &config = problem.config;
+  std::vector<weights::Array> arrays;
+  arrays.push_back(weights::makeArray(
+      "x", {config.batch, config.time, config.hidden}, problem.x));
+  if (config.varlen)
+    arrays.push_back(
+        weights::makeArray("seq_lengths", {config.batch}, problem.lengths));
+  return arrays;
 }
 
 std::string bench::writeProblem(const Problem &problem,
@@ -203,15 +199,8 @@ std::string bench::writeProblem(const Problem &problem,
   yaml << specYaml(config, id);
   std::vector<weights::Array> params;
   for (const auto &[key, tensor] : problem.params)
-    params.push_back(
-        npzArray(key, weights::DType::F32, tensor.shape, tensor.data));
-  std::vector<weights::Array> inputs;
-  inputs.push_back(npzArray("x", weights::DType::F32,
-                            {config.batch, config.time, config.hidden},
-                            problem.x));
-  if (config.varlen)
-    inputs.push_back(npzArray("seq_lengths", weights::DType::I32,
-                              {config.batch}, problem.lengths));
+    params.push_back(weights::makeArray(key, tensor.shape, tensor.data));
+  std::vector<weights::Array> inputs = inputArrays(problem);
   for (auto [suffix, arrays] :
        {std::pair{".npz", &params}, std::pair{"_in.npz", &inputs}})
     if (llvm::Error err = weights::writeNpz(path(suffix), *arrays))

@@ -12,6 +12,7 @@
 #ifndef RNN_BENCH_PROBLEM_H
 #define RNN_BENCH_PROBLEM_H
 
+#include "rnn/Weights/Array.h"
 #include "rnn/Weights/Params.h"
 
 #include <cstdint>
@@ -104,6 +105,10 @@ Problem makeProblem(const Config &config, uint32_t seed);
 
 /// The rnnc spec of a config; the model is named `name`.
 std::string specYaml(const Config &config, const std::string &name);
+
+/// The inputs of `problem` as the model's arrays: x, and seq_lengths with
+/// variable lengths.
+std::vector<weights::Array> inputArrays(const Problem &problem);
 
 /// Writes `problem` as `rnnc run` takes it, so that a row's check can be
 /// replayed outside the harness: DIR/<id>.yaml (the spec, named <id>),

@@ -9,7 +9,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,22 +18,6 @@ extern char **environ;
 using namespace rnnc;
 using namespace rnnc::bench;
 using weights::Array;
-using weights::DType;
-
-namespace {
-
-Array floatArray(std::string name, std::vector<int64_t> shape,
-                 const std::vector<float> &values) {
-  Array array;
-  array.name = std::move(name);
-  array.dtype = DType::F32;
-  array.shape = std::move(shape);
-  array.bytes.resize(values.size() * sizeof(float));
-  std::memcpy(array.bytes.data(), values.data(), array.bytes.size());
-  return array;
-}
-
-} // namespace
 
 std::unique_ptr<TorchPeer> TorchPeer::start(const std::string &script,
                                             const std::string &blasDir,
@@ -171,21 +154,10 @@ bool TorchPeer::run(const Problem &problem, bool timed, const Policy &policy,
   std::string base = scratchDir + "/torch-" + std::to_string(requests++);
   std::string in = base + "-in.npz", out = base + "-out.npz";
   {
-    std::vector<Array> arrays;
-    arrays.push_back(
-        floatArray("x", {config.batch, config.time, config.hidden}, problem.x));
-    if (config.varlen) {
-      Array lengths;
-      lengths.name = "seq_lengths";
-      lengths.dtype = DType::I32;
-      lengths.shape = {config.batch};
-      lengths.bytes.resize(problem.lengths.size() * sizeof(int32_t));
-      std::memcpy(lengths.bytes.data(), problem.lengths.data(),
-                  lengths.bytes.size());
-      arrays.push_back(std::move(lengths));
-    }
+    std::vector<Array> arrays = inputArrays(problem);
     for (const auto &[key, tensor] : problem.params)
-      arrays.push_back(floatArray("params/" + key, tensor.shape, tensor.data));
+      arrays.push_back(
+          weights::makeArray("params/" + key, tensor.shape, tensor.data));
     if (llvm::Error e = weights::writeNpz(in, arrays)) {
       error = llvm::toString(std::move(e));
       return false;

@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <cstring>
 
 using namespace mlir;
 using namespace rnnc;
@@ -487,14 +486,8 @@ LogicalResult rnnc::runModel(const LoadedModel &loaded,
   for (auto [i, param] : llvm::enumerate(compiled->parameters)) {
     if (!param.isOutput)
       continue;
-    Array array;
-    array.name = param.name;
-    array.dtype = DType::F32;
-    array.shape = callShape(model, param, sizes);
-    const std::vector<float> &values = buffers.floats[i];
-    array.bytes.resize(values.size() * sizeof(float));
-    std::memcpy(array.bytes.data(), values.data(), array.bytes.size());
-    outputs.push_back(std::move(array));
+    outputs.push_back(weights::makeArray(
+        param.name, callShape(model, param, sizes), buffers.floats[i]));
   }
   if (llvm::Error error = weights::writeNpz(options.outputPath, outputs))
     return emitError(loc) << llvm::toString(std::move(error));

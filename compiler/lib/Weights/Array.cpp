@@ -235,3 +235,26 @@ rnnc::weights::toInt64(const Array &array) {
   }
   return out;
 }
+
+template <typename T>
+static Array arrayOf(std::string name, DType dtype, std::vector<int64_t> shape,
+                     llvm::ArrayRef<T> values) {
+  Array array;
+  array.name = std::move(name);
+  array.dtype = dtype;
+  array.shape = std::move(shape);
+  array.bytes.resize(values.size() * sizeof(T));
+  if (!values.empty())
+    std::memcpy(array.bytes.data(), values.data(), array.bytes.size());
+  return array;
+}
+
+Array rnnc::weights::makeArray(std::string name, std::vector<int64_t> shape,
+                               llvm::ArrayRef<float> values) {
+  return arrayOf(std::move(name), DType::F32, std::move(shape), values);
+}
+
+Array rnnc::weights::makeArray(std::string name, std::vector<int64_t> shape,
+                               llvm::ArrayRef<int32_t> values) {
+  return arrayOf(std::move(name), DType::I32, std::move(shape), values);
+}

@@ -46,6 +46,13 @@ struct Array {
   }
 };
 
+/// An array `name` of `shape` holding `values` as they are in memory:
+/// float32 or int32 (what the driver writes out, and the benchmark).
+Array makeArray(std::string name, std::vector<int64_t> shape,
+                llvm::ArrayRef<float> values);
+Array makeArray(std::string name, std::vector<int64_t> shape,
+                llvm::ArrayRef<int32_t> values);
+
 /// What a weights file declares about one array, read from its header alone
 /// (no data read or inflated).
 struct ArrayInfo {
