@@ -38,33 +38,6 @@ void rnnc::registerCompilerDialects(DialectRegistry &registry) {
   (void)passesRegistered;
 }
 
-/// A bfloat16 array read by a cell with `param_dtype: bfloat16` is what that
-/// cell expects (its values are kept exactly), so readWeights()' warning
-/// that it was converted to float32 is dropped for the keys under such a
-/// cell's params path.
-static void dropExpectedBF16Warnings(const spec::Model &model,
-                                     const ParamTree &tree,
-                                     std::vector<std::string> &warnings) {
-  for (const spec::Layer &layer : model.layers) {
-    auto dirs = spec::layerDirections(layer);
-    for (auto [d, rnn] : llvm::enumerate(dirs)) {
-      if (!rnn->cell.storesBF16Params())
-        continue;
-      std::string path = cellParamsPath(
-          layer, d ? Direction::Backward : Direction::Forward, tree);
-      std::string prefix = path.empty() ? path : path + "/";
-      for (const auto &entry : tree) {
-        if (!llvm::StringRef(entry.first).starts_with(prefix))
-          continue;
-        // readWeights' text for a converted bfloat16 array.
-        std::string expected =
-            "converted '" + entry.first + "' from bfloat16 to float32";
-        llvm::erase(warnings, expected);
-      }
-    }
-  }
-}
-
 std::optional<LoadedModel>
 rnnc::loadModel(llvm::SourceMgr &sourceMgr, unsigned bufferId,
                 StringRef weightsPath, MLIRContext &ctx,
@@ -101,8 +74,6 @@ rnnc::loadModel(llvm::SourceMgr &sourceMgr, unsigned bufferId,
   options.nonFloatKeys.clear();
   llvm::Expected<ParamTree> tree =
       readWeights(weightsPath, warnings, &options.nonFloatKeys);
-  if (tree)
-    dropExpectedBF16Warnings(*model, *tree, warnings);
   for (const std::string &warning : warnings)
     llvm::WithColor::warning(llvm::errs(), "rnnc") << warning << "\n";
   if (!tree) {

@@ -254,6 +254,9 @@ private:
   std::optional<LayerParams> bindLayer(const Layer &layer, int64_t in);
   void roundCellParams(CellParams &params, const char *key, mlir::Location loc,
                        const std::string &what);
+  void warnWidenedBF16(const std::map<std::string, const Tensor *> &found,
+                       mlir::Location loc, const std::string &what,
+                       bool cell);
   /// Looks up every param of `specs`, reporting missing, misshapen and
   /// non-float ones; fills `found` (keyed by the full key) and returns
   /// whether all were there and well-formed. `what` names the owner in the
@@ -538,7 +541,35 @@ std::optional<CellParams> Binder::bindCell(const Layer &layer, const RNN &rnn,
                         ? "param_dtype"
                         : "dtype",
                     loc, what);
+  else
+    warnWidenedBF16(found, loc, what, /*cell=*/true);
   return params;
+}
+
+/// bfloat16 arrays of the file read by an owner that stores float32 params
+/// are widened, exactly, to twice their bytes: worth a word at the spec
+/// line, since a cell's `param_dtype: bfloat16` would keep them as stored.
+void Binder::warnWidenedBF16(const std::map<std::string, const Tensor *> &found,
+                             mlir::Location loc, const std::string &what,
+                             bool cell) {
+  int64_t widened = 0;
+  std::string first;
+  for (const auto &[key, tensor] : found) {
+    if (tensor->elementType != spec::ElementType::BFloat16)
+      continue;
+    widened += tensor->numElements();
+    if (first.empty())
+      first = key;
+  }
+  if (widened == 0)
+    return;
+  mlir::InFlightDiagnostic diag =
+      ctx.getDiagEngine().emit(loc, mlir::DiagnosticSeverity::Warning)
+      << "widened " << widened << " bfloat16 params of " << what << " in '"
+      << weightsPath << "' (first: '" << first
+      << "') to float32, exactly; they take 4 bytes each";
+  if (cell)
+    diag << " (param_dtype: bfloat16 keeps them as stored)";
 }
 
 /// A cell with `param_dtype: bfloat16` computes with its params rounded to
@@ -607,6 +638,7 @@ std::optional<LayerParams> Binder::bindLayer(const Layer &layer, int64_t in) {
     return std::nullopt;
   if (shapesOnly)
     return result;
+  warnWidenedBF16(found, loc, "layer '" + layer.name + "'", /*cell=*/false);
   // The layers around the cells hold their params in the activations' type
   // (float32, which a bfloat16 array of the file widens to exactly).
   auto get = [&](StringRef name) -> std::optional<Tensor> {

@@ -134,7 +134,8 @@ rnnc::parseWeights(StringRef data, StringRef fileName,
     std::vector<uint8_t>().swap(array.bytes);
     if (!values)
       return fail(fileName, llvm::toString(values.takeError()));
-    if (array.dtype != DType::F32)
+    // bfloat16 arrays stay as they are; binding says where one is widened.
+    if (array.dtype != DType::F32 && array.dtype != DType::BF16)
       warnings.push_back(("converted '" + key + "' from " +
                           dtypeName(array.dtype) + " to float32")
                              .str());

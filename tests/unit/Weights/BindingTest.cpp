@@ -646,9 +646,15 @@ TEST_F(BindingTest, ParamsCarryTheElementTypeTheModelStores) {
     rounded.push_back(weights::roundToBFloat16(v));
   EXPECT_EQ(s.wi.data, rounded);
   EXPECT_EQ(s.wi.data[1], 1000.0f);
-  ASSERT_EQ(messages.size(), 1u);
+  // The note on s's rounding, then the warning that the float32 layer d
+  // widens its bfloat16 kernel (8 values).
+  ASSERT_EQ(messages.size(), 2u);
   EXPECT_EQ(messages[0].rfind("param_dtype bfloat16: rounded ", 0), 0u)
       << messages[0];
+  EXPECT_EQ(messages[1].rfind("widened 8 bfloat16 params of layer 'd' in ",
+                              0),
+            0u)
+      << messages[1];
 
   const CellParams &t = (*params)[1].forward;
   ASSERT_TRUE(t.bi);

@@ -24,11 +24,10 @@
 namespace rnnc {
 
 /// Reads the weights file at `path`. float16 and float64 arrays are
-/// converted to float32 tensors, bfloat16 arrays kept as bfloat16 tensors
-/// (exact floats); each of them appends a warning to `warnings`
-/// ("converted 'enc/cell/hi/kernel' from float64 to float32"), as binding
-/// widens a bfloat16 array to float32 unless a bfloat16 cell reads it (the
-/// driver drops the warning then).
+/// converted to float32 tensors, each appending a warning to `warnings`
+/// ("converted 'enc/cell/hi/kernel' from float64 to float32"); bfloat16
+/// arrays are kept as bfloat16 tensors (exact floats), and binding warns
+/// where a float32 owner widens them.
 /// Errors: unreadable or corrupt files, integer or bool arrays (naming the
 /// key and dtype), and two keys that are equal once `params/` is stripped.
 /// With `nonFloat`, integer and bool arrays (a checkpoint's step counter)
