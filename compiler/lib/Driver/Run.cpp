@@ -214,7 +214,8 @@ LogicalResult checkInputs(const spec::Model &model, ArrayRef<Array> arrays,
       continue;
     }
     bool dtypeOk = false;
-    const char *wanted = "float32";
+    // The host buffers hold float32 activations, what the entry point takes.
+    const char *wanted = spec::stringify(model.activationType());
     switch (input->kind) {
     case ModelInput::Float:
       dtypeOk = array.dtype == DType::F32;
@@ -235,8 +236,9 @@ LogicalResult checkInputs(const spec::Model &model, ArrayRef<Array> arrays,
                      << wanted
                      << (input->kind == ModelInput::Float &&
                                  weights::isFloatingPoint(array.dtype)
-                             ? " (convert it with .astype(np.float32))"
-                             : "");
+                             ? std::string(" (convert it with .astype(np.") +
+                                   wanted + "))"
+                             : std::string());
       ok = false;
     } else if (runtime && input->name == "x" &&
                withinMaxima(model, array.shape, input->shape)) {
@@ -352,13 +354,14 @@ void rnnc::printModelArrays(llvm::raw_ostream &os,
     spec::Shape shape;
   };
   std::vector<Row> inputs, outputs;
+  StringRef activations = spec::stringify(model.activationType());
   for (const ModelInput &input : modelInputs(model))
     inputs.push_back({input.name,
-                      input.kind == ModelInput::Float ? "float32" : "int32",
+                      input.kind == ModelInput::Float ? activations : "int32",
                       input.shape});
   // As MLIRGen names the results: y, then the final carries of every layer
   // with return_carry, in layer and direction order.
-  outputs.push_back({"y", "float32", spec::modelOutputShape(model)});
+  outputs.push_back({"y", activations, spec::modelOutputShape(model)});
   for (auto [k, layer] : llvm::enumerate(model.layers)) {
     if (!layer.returnCarry)
       continue;
@@ -369,7 +372,7 @@ void rnnc::printModelArrays(llvm::raw_ostream &os,
       std::vector<spec::Shape> shapes = spec::layerCarryShapes(model, k, dir);
       for (auto [shape, name] :
            llvm::zip(shapes, spec::describe(rnn->cell.kind).carries))
-        outputs.push_back({base + "/" + name.str(), "float32", shape});
+        outputs.push_back({base + "/" + name.str(), activations, shape});
     }
   }
   size_t width = 0;

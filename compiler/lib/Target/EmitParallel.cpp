@@ -361,6 +361,13 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
   if (!exchange || !exchange.hasStaticShape() || exchange.getRank() != 2)
     return llvm::createStringError("no column step function '" + step + "'");
   int64_t units = exchange.getShape()[1];
+  std::optional<StringRef> exchangeType =
+      rnn::abi::cElementTypeName(exchange.getElementType());
+  if (!exchangeType)
+    return llvm::createStringError("no C type for the exchange of '" + step +
+                                   "'");
+  // Two exchange rows, then each task's own row of h.
+  int64_t exchangeBytes = 4 * units * exchange.getElementTypeBitWidth() / 8;
   std::string callType = model.name + "_parallel_call";
   std::string inlineMacro = prefix + "PARALLEL_INLINE";
   os << "#define " << prefix
@@ -374,19 +381,21 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
      << "#define " << prefix << "PARALLEL_WORKSPACE_STRIDE ((" << prefix
      << "WORKSPACE_SIZE + 63) / 64 * 64)\n"
      << "#define " << prefix << "WORKSPACE_SIZE_PARALLEL (2 * " << prefix
-     << "PARALLEL_WORKSPACE_STRIDE + " << 4 * units * 4 << ")\n";
+     << "PARALLEL_WORKSPACE_STRIDE + " << exchangeBytes << ")\n";
   emitParallelWorkspaceMacro(prefix, os);
   os << "/* Step `step` of task `task`'s units (for " << model.name
      << "_run_parallel's tasks). */\n"
      << "int32_t " << step << "(";
   for (const Param &p : params) {
     if (p.workspace)
-      os << "float *exchange, float *hidden, int32_t task, int32_t step, ";
+      os << *exchangeType << " *exchange, " << *exchangeType
+         << " *hidden, int32_t task, int32_t step, ";
     os << p.type << p.name << (p.workspace ? ");\n" : ", ");
   }
   os << "typedef struct {\n";
   emitCallArgumentFields(params, os);
-  os << "  char *workspace;\n  float *exchange;\n  int32_t step;\n"
+  os << "  char *workspace;\n  " << *exchangeType
+     << " *exchange;\n  int32_t step;\n"
      << "  int32_t status[2];\n} " << callType << ";\n";
   os << inlineMacro << " void " << model.name
      << "_parallel_task(void *task_ctx, int32_t task) {\n"
@@ -407,7 +416,8 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
      << "  " << callType << " c;\n  int32_t step;\n";
   emitSerialFallback(params, prefix, serialCall, os);
   emitCallArgumentCopies(params, os);
-  os << "  c.exchange = (float *)(void *)(c.workspace + 2 * " << prefix
+  os << "  c.exchange = (" << *exchangeType
+     << " *)(void *)(c.workspace + 2 * " << prefix
      << "PARALLEL_WORKSPACE_STRIDE);\n"
      << "  c.status[0] = c.status[1] = 0;\n"
      << "  for (step = 0; step < " << model.time

@@ -31,12 +31,20 @@ llvm::Error rnnc::emitStreamDeclarations(const rnn::abi::EntryPointABI &entry,
   llvm::StringMap<int64_t> offsets;
   int64_t floats = 0;
   std::string layout;
+  // The state holds the carries in their own C type (the entry point's).
+  std::optional<StringRef> carryType;
   for (const Parameter &param : entry.parameters) {
     StringRef key = param.key;
     if (param.role != Role::InitialCarry ||
         !key.consume_front(rnn::abi::kInitialPrefix) ||
         !key.starts_with(rnn::abi::kFinalCarryPrefix))
       continue;
+    std::optional<StringRef> type =
+        rnn::abi::cElementTypeName(param.elementType);
+    if (!type || (carryType && *carryType != *type))
+      return llvm::createStringError(
+          "a streamed model whose carries have no one C type");
+    carryType = type;
     offsets[key] = floats;
     int64_t size = param.numElements();
     layout += " *   " + key.str() + ": floats " + std::to_string(floats) +
@@ -60,7 +68,8 @@ llvm::Error rnnc::emitStreamDeclarations(const rnn::abi::EntryPointABI &entry,
      << model.name << "_state_init):\n"
      << layout << " */\n"
      << "#define " << prefix << "STATE_FLOATS " << floats << "\n"
-     << "typedef struct " << state << " {\n  float carries[" << floats
+     << "typedef struct " << state << " {\n  " << *carryType
+     << " carries[" << floats
      << "];\n} " << state << ";\n"
      << "#define " << prefix << "STATE_SIZE sizeof(" << state << ")\n\n";
   os << "/* Starts a stream: the carries from `carries` (" << prefix
@@ -69,11 +78,11 @@ llvm::Error rnnc::emitStreamDeclarations(const rnn::abi::EntryPointABI &entry,
      << prefix << "OK, or\n"
      << " * " << prefix << "ERROR_ARGUMENT when `state` is NULL. */\n"
      << "static inline int32_t " << model.name << "_state_init(" << state
-     << " *state,\n    const float *carries) {\n"
+     << " *state,\n    const " << *carryType << " *carries) {\n"
      << "  int32_t i;\n"
      << "  if (!state)\n    return " << prefix << "ERROR_ARGUMENT;\n"
      << "  for (i = 0; i < " << prefix << "STATE_FLOATS; ++i)\n"
-     << "    state->carries[i] = carries ? carries[i] : 0.0f;\n"
+     << "    state->carries[i] = carries ? carries[i] : 0;\n"
      << "  return " << prefix << "OK;\n}\n\n";
 
   os << "/* Runs the next `steps` (0.." << prefix
@@ -87,36 +96,40 @@ llvm::Error rnnc::emitStreamDeclarations(const rnn::abi::EntryPointABI &entry,
   // The declaration of the entry point comes after this block in the
   // header; the wrapper needs it first.
   bool first = true;
-  std::string call;
+  std::string call, xType, yType;
   for (const Parameter &param : entry.parameters) {
     FailureOr<std::string> type = param.cPointerType();
     if (failed(type))
       return llvm::createStringError("no C type for '" + param.key + "'");
     std::string arg;
     StringRef key = param.key;
-    if (param.isWorkspace())
+    if (param.isWorkspace()) {
       arg = param.cName;
-    else if (key == rnn::abi::kInputKey)
+    } else if (key == rnn::abi::kInputKey) {
       arg = "x_chunk";
-    else if (key == rnn::abi::kOutputKey)
+      xType = *type;
+    } else if (key == rnn::abi::kOutputKey) {
       arg = "y_chunk";
-    else if (param.role == Role::Steps)
+      yType = *type;
+    } else if (param.role == Role::Steps) {
       arg = "&steps";
-    else if (key.consume_front(rnn::abi::kInitialPrefix) ||
-             param.role == Role::FinalCarry)
+    } else if (key.consume_front(rnn::abi::kInitialPrefix) ||
+               param.role == Role::FinalCarry) {
       arg = "state->carries + " + std::to_string(offsets.lookup(key));
-    else
+    } else {
       return llvm::createStringError("a streamed model with the input '" +
                                      param.key + "'");
+    }
     os << (first ? "" : ", ") << *type;
     call += (first ? "" : ",\n      ") + arg;
     first = false;
   }
-  std::string xType = model.takesTokens() ? "int32_t" : "float";
+  if (xType.empty() || yType.empty())
+    return llvm::createStringError("a streamed model without x or y");
   os << ");\n"
      << "static inline int32_t " << model.name << "_stream(" << state
-     << " *state,\n    const " << xType
-     << " *x_chunk, int32_t steps, float *y_chunk, void *workspace) {\n"
+     << " *state,\n    " << xType << "x_chunk, int32_t steps, " << yType
+     << "y_chunk, void *workspace) {\n"
      << "  if (!state)\n    return " << prefix << "ERROR_ARGUMENT;\n"
      << "  return " << entry.name << "(" << call << ");\n}\n\n";
   return llvm::Error::success();
