@@ -256,7 +256,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       codegen.blockColumns = options.blockColumns;
     codegen.vectorLanes = avx512.vectorLanes;
     codegen.overlapInputProjection = avx512.overlapInputProjection;
-    codegen.overlapCacheBytes = avx512.overlapCacheBytes;
+    codegen.cacheBytes = avx512.cacheBytes;
   }
   // <name>_run_parallel's tasks on a static batch: an entry point per
   // part's rows, built from the same spec and weights (the constants are

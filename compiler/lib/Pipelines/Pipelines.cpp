@@ -24,7 +24,8 @@ constexpr llvm::StringLiteral kToLinalg =
     "rnn-create-entry-point,{4}{8}"
     "convert-rnn-scan-to-scf{{time-block-bytes={0} time-block-rows={1} "
     "ram-lean={2} last-row-copies={3} runtime-step-block={5} "
-    "skip-block-rows={6} length-block-rows={7}},"
+    "skip-block-rows={6} length-block-rows={7} "
+    "row-phase-cache-bytes={9}},"
     "convert-rnn-to-linalg{{fuse-projections={3}}";
 
 /// bf16 compute's products (bf16 rows into f32) in f32 where no bf16 dot
@@ -140,14 +141,15 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
   if (options.path == CodegenPath::LLVM && !options.scalarMatmuls &&
       options.overlapInputProjection && !options.ramLean)
     overlap = llvm::formatv(kOverlapInputProjection.data(),
-                            options.vectorLanes, options.overlapCacheBytes)
+                            options.vectorLanes, options.cacheBytes)
                   .str();
   addPipeline(pm, llvm::formatv(kToLinalg.data(), options.timeBlockBytes,
                                 options.timeBlockRows, options.ramLean,
                                 leanScalar,
                                 options.ramLean ? "" : kSplitInputProjection,
                                 scan.runtimeStepBlock, scan.skipBlockRows,
-                                scan.lengthBlockRows, overlap)
+                                scan.lengthBlockRows, overlap,
+                                options.cacheBytes)
                       .str());
   if (!options.bf16Dot)
     addPipeline(pm, kWidenBF16Rows);
@@ -232,7 +234,7 @@ rnnc::selectCodegenOptions(const TargetOptions &target, CodegenPath path,
   options.scanBlocking = info->scanBlocking();
   options.overlapInputProjection =
       path == CodegenPath::LLVM && info->overlapsInputProjection();
-  options.overlapCacheBytes = info->cacheBytes;
+  options.cacheBytes = info->cacheBytes;
   options.ramLean = optimize == Optimize::Ram ||
                     (optimize == Optimize::Default && info->microcontroller);
   options.rationalGates = info->rationalGates();

@@ -40,10 +40,13 @@ llvm::Expected<TargetInfo> rnnc::describeTarget(const TargetOptions &options) {
     info.int8Dot = has("avx512vnni") || has("avxvnni");
     info.int16PairDot = has("avx2");
     // The L2 of the AVX-512 cores the batch-1 overlap was tuned on (Zen 4,
-    // Skylake-SP: 1 MiB), taken for every AVX-512 CPU; only that tuning
-    // reads it, so other CPUs have no figure yet.
+    // Skylake-SP: 1 MiB), taken for every AVX-512 CPU; for other AVX2
+    // cores the smallest of theirs (Haswell to Skylake client: 256 KiB;
+    // Zen 1-3: 512 KiB), so weights larger than it are not taken as cached.
     if (avx512)
       info.cacheBytes = 1 << 20;
+    else if (has("avx2"))
+      info.cacheBytes = 256 << 10;
   } else if (triple.isAArch64()) {
     info.vectorBits = has("neon") ? 128 : 0;
     info.registers = 32;

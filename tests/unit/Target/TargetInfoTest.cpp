@@ -43,6 +43,9 @@ TEST(TargetInfoTest, X86) {
   TargetInfo haswell = describe("x86_64-linux-gnu", "haswell");
   EXPECT_EQ(haswell.vectorBits, 256u);
   EXPECT_EQ(haswell.registers, 16u);
+  // The smallest L2 of AVX2 cores: larger recurrent weights run no phases
+  // of fewer rows in length-sorted blocks.
+  EXPECT_EQ(haswell.cacheBytes, 256 << 10);
   EXPECT_TRUE(haswell.fma);
   EXPECT_FALSE(haswell.bf16Dot || haswell.int8Dot);
   EXPECT_TRUE(haswell.int16PairDot); // AVX2's vpmaddwd
@@ -137,7 +140,7 @@ TEST(TargetInfoTest, CodegenOptionsFollowTheTarget) {
   EXPECT_EQ(zen4->kernelAccumulators, 16);
   EXPECT_EQ(zen4->scanBlocking.runtimeStepBlock, 16);
   EXPECT_TRUE(zen4->overlapInputProjection);
-  EXPECT_EQ(zen4->overlapCacheBytes, 1 << 20);
+  EXPECT_EQ(zen4->cacheBytes, 1 << 20);
   EXPECT_EQ(zen4->int8Dot, "vpdpbusd");
   llvm::Expected<CodegenOptions> haswell = selectCodegenOptions(
       {"x86_64-linux-gnu", "haswell"}, CodegenPath::LLVM, Optimize::Default);

@@ -90,6 +90,9 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
     Option<"lengthBlockRows", "length-block-rows", "int64_t", "4",
            "the most rows per length-sorted block (a larger divisor of the "
            "batch if none up to it)">,
+    Option<"rowPhaseCacheBytes", "row-phase-cache-bytes", "int64_t", "0",
+           "a length-sorted block runs in phases of fewer rows only when "
+           "its recurrent weights fit this cache (0: no figure, always)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect"];

@@ -46,10 +46,12 @@ struct CodegenOptions {
   /// not RAM-lean): TargetInfo::overlapsInputProjection. On by default, with
   /// the default 4 x 64 block.
   bool overlapInputProjection = true;
-  /// The cache the projection's kernel must stay in for that overlap
-  /// (rnn-overlap-input-projection's max-kernel-bytes):
-  /// TargetInfo::cacheBytes.
-  int64_t overlapCacheBytes = 1 << 20;
+  /// A core's private cache (TargetInfo::cacheBytes): the projection's
+  /// kernel must stay in it for that overlap (rnn-overlap-input-projection's
+  /// max-kernel-bytes), and a length-sorted block's recurrent weights for
+  /// its phases of fewer rows (convert-rnn-scan-to-scf's
+  /// row-phase-cache-bytes; 0: no figure).
+  int64_t cacheBytes = 1 << 20;
   /// Step outputs per block of a long time loop; 0: no blocks.
   int64_t timeBlockBytes = kDefaultTimeBlockBytes;
   /// Rows (batch x steps) per block of a long time loop, at least.

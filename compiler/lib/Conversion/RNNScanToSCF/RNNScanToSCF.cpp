@@ -72,7 +72,8 @@ struct ConvertRNNScanToSCFPass
                             ScanLoweringOptions{timeBlockBytes, timeBlockRows,
                                                 ramLean, lastRowCopies,
                                                 runtimeStepBlock, skipBlockRows,
-                                                lengthBlockRows});
+                                                lengthBlockRows,
+                                                rowPhaseCacheBytes});
     // Scans nest only through other scans' bodies; the driver reaches both.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

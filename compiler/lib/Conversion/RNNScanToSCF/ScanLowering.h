@@ -55,6 +55,9 @@ struct ScanLoweringOptions {
   int64_t skipBlockRows;
   /// The most rows of a length-sorted block (lengthSortedBlockRows).
   int64_t lengthBlockRows;
+  /// The cache a length-sorted block's recurrent weights must fit for its
+  /// phases of fewer rows to pay (0: no figure).
+  int64_t rowPhaseCacheBytes;
 };
 
 /// The rows a run of steps works on: the whole batch, or a block of its
