@@ -332,6 +332,8 @@ vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
       block->getOperand(1).getDefiningOp<tensor::ExtractSliceOp>();
   if (panels && !blockWeights)
     return block->emitOpError("expected its weights as a slice");
+  bool onePanelBlock = panels && panels->columnBlock &&
+                       panels->columnBlock.getType().getDimSize(1) == n;
   SmallVector<Operation *> fills(llvm::drop_begin(tiled->tiledAndFusedOps));
   rewriter.setInsertionPoint(block);
   scf::SCFTilingOptions steps;
@@ -386,14 +388,24 @@ vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
     // Weights stored as k pairs are readable by bf16 dot blocks only.
     if (kPairs && !pairsRead)
       return step->emitOpError("expected a bf16 dot block for k pairs");
-    // Weights read whole: each step's rows come from the block's panel.
-    if (panels && !kPairs && !panels->columnBlock)
-      panels->readRows(rewriter, blockWeights, stepWeights);
+    // Each step's rows come from the block's panel; in a block of the
+    // weights' columns as wide as one block, the block starts at its
+    // start.
+    if (panels && !kPairs && (!panels->columnBlock || onePanelBlock))
+      panels->readRows(rewriter,
+                       onePanelBlock ? panels->columnBlock : blockWeights,
+                       stepWeights);
+    // Paired columns are widened now, while the rows read are the ones
+    // built here (fusing shared loops clones them).
+    if (panels && panels->weights.layout.pairedLanes)
+      for (auto contract :
+           llvm::make_early_inc_range(body->getOps<vector::ContractionOp>()))
+        widenContractOperands(rewriter, contract, panels->pairedRows);
   }
   if (panels) {
-    // A block of the weights' columns is read as a panel before its loop
-    // over k, the steps' rows as rows of it.
-    if (panels->columnBlock)
+    // A wider block of the weights' columns is read as a panel per block
+    // before its loop over k, the steps' rows as rows of it.
+    if (panels->columnBlock && !onePanelBlock)
       panels->readRows(rewriter, panels->columnBlock, blockWeights);
     else if (blockWeights->use_empty())
       rewriter.eraseOp(blockWeights);

@@ -257,7 +257,14 @@ rnn::decidePanelLayouts(const llvm::MapVector<linalg::MatmulOp, BlockPlan> &plan
     // A panel as wide as the matrix is the matrix.
     if (!layout.kPairs && width == type.getDimSize(1))
       continue;
-    bool widenedWhole = columnBlocks.empty() && llvm::none_of(readers, isDot);
+    // Paired only where every step reads its rows straight from the packed
+    // weights: a block of columns wider than one register block is read
+    // through its panel and keeps its columns in order.
+    bool widenedWhole =
+        llvm::none_of(readers, isDot) &&
+        llvm::all_of(columnBlocks, [&](tensor::ExtractSliceOp block) {
+          return block.getType().getDimSize(1) == width;
+        });
     if (!layout.kPairs && widenedWhole && pairBF16Lanes > 0 &&
         width % (2 * pairBF16Lanes) == 0 && type.getElementType().isBF16())
       layout.pairedLanes = pairBF16Lanes;
