@@ -4,6 +4,7 @@
 
 #include "FuseSiblingLoops.h"
 #include "MatmulMatchers.h"
+#include "WeightPanels.h"
 #include "WidenBF16Rows.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -17,6 +18,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "rnn/IR/RNNOps.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNVECTORIZEMATMULSPASS
@@ -31,9 +33,12 @@ namespace {
 /// (bf16 or int8 weights of an f32 matmul) with arith.extf, right where they are
 /// read: the weights stay narrow in memory, the products are exact and the
 /// sums are in the accumulator's type, as linalg.matmul defines them.
-/// vector.contract requires one element type for both factors.
+/// vector.contract requires one element type for both factors. Reads of
+/// bf16 weights stored with their columns paired (`pairedRows`: the rows
+/// read, and the lanes of their pairs) are widened as pairs.
 void widenContractOperands(RewriterBase &rewriter,
-                           vector::ContractionOp contract) {
+                           vector::ContractionOp contract,
+                           const llvm::DenseMap<Value, int64_t> &pairedRows) {
   auto accType = dyn_cast<VectorType>(contract.getAccType());
   if (!accType)
     return;
@@ -55,6 +60,14 @@ void widenContractOperands(RewriterBase &rewriter,
     }
     if (!isa<FloatType>(acc) || !isa<FloatType, IntegerType>(element))
       continue;
+    if (auto read = operand->get().getDefiningOp<vector::TransferReadOp>())
+      if (auto paired = pairedRows.find(read.getBase());
+          paired != pairedRows.end()) {
+        Value wide = rnn::widenPairedColumns(rewriter, contract.getLoc(), read,
+                                             paired->second);
+        rewriter.modifyOpInPlace(contract, [&] { operand->set(wide); });
+        continue;
+      }
     // int8 weights (quantize: {weights: int8}) are signed, as linalg.matmul
     // casts them; their column scales are applied after the sum.
     Value wide =
@@ -72,11 +85,11 @@ void widenContractOperands(RewriterBase &rewriter,
 /// broadcast as one 32-bit word, the two weight rows are interleaved into
 /// (k, k + 1) pairs per column, and each `lanes` columns of a row of the
 /// accumulator (one vector register of f32) take one `x86vector.avx512.dot`
-/// (vdpbf16ps), which adds both products of a pair to the f32 lane. The interleave is a shuffle of the
-/// two rows that rnn-pack-weight-panels folds into constant weights by
-/// storing them as k pairs.
+/// (vdpbf16ps), which adds both products of a pair to the f32 lane. The
+/// interleave is a shuffle of the two rows, unless `pairRow` (a read of
+/// weights stored as k pairs, 1 x 2n) holds them interleaved already.
 void rewriteAsBF16Dot(RewriterBase &rewriter, vector::ContractionOp contract,
-                      int64_t lanes) {
+                      int64_t lanes, Value pairRow = Value()) {
   Location loc = contract.getLoc();
   rewriter.setInsertionPoint(contract);
   auto lhsType = cast<VectorType>(contract.getLhsType());
@@ -91,13 +104,18 @@ void rewriteAsBF16Dot(RewriterBase &rewriter, vector::ContractionOp contract,
       vector::BitCastOp::create(rewriter, loc, VectorType::get({m, 1}, i32),
                                 contract.getLhs()));
   // The weights' rows interleaved: pair j is (w[k, j], w[k + 1, j]).
-  Value rhs = vector::ShapeCastOp::create(
-      rewriter, loc, VectorType::get({2 * n}, bf16), contract.getRhs());
-  SmallVector<int64_t> interleave;
-  for (int64_t j = 0; j < n; ++j)
-    interleave.append({j, n + j});
-  Value pairs =
-      vector::ShuffleOp::create(rewriter, loc, rhs, rhs, interleave);
+  auto flatType = VectorType::get({2 * n}, bf16);
+  Value pairs;
+  if (pairRow) {
+    pairs = vector::ShapeCastOp::create(rewriter, loc, flatType, pairRow);
+  } else {
+    Value rhs = vector::ShapeCastOp::create(rewriter, loc, flatType,
+                                            contract.getRhs());
+    SmallVector<int64_t> interleave;
+    for (int64_t j = 0; j < n; ++j)
+      interleave.append({j, n + j});
+    pairs = vector::ShuffleOp::create(rewriter, loc, rhs, rhs, interleave);
+  }
   auto pairType = VectorType::get({2 * lanes}, bf16);
   auto sumType = VectorType::get({lanes}, accType.getElementType());
   Value result = contract.getAcc();
@@ -268,12 +286,14 @@ void reverseWhen(RewriterBase &rewriter, scf::ForOp loop, Value backward) {
 /// Tiles `op` into m x n blocks, each a loop over k of one-step blocks, and
 /// vectorizes the blocks. With `bf16DotLanes` (bf16 rows and weights, n a
 /// multiple of it), the blocks step k in pairs on dot products of that
-/// many f32 lanes. Returns the loops, outermost first: column blocks, row
+/// many f32 lanes. With `panels`, the blocks read the weights from their
+/// packed form. Returns the loops, outermost first: column blocks, row
 /// blocks, k.
 FailureOr<SmallVector<scf::ForOp>>
 vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
                 int64_t n, std::optional<SweepOrder> sweep,
-                int64_t bf16DotLanes = 0) {
+                int64_t bf16DotLanes = 0,
+                std::optional<rnn::PanelReads> panels = std::nullopt) {
   rewriter.setInsertionPoint(op);
   Value weights = op.getInputs()[1];
   Value backward =
@@ -308,6 +328,12 @@ vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
 
   // Then each block steps through k one rank-1 update at a time.
   auto block = cast<TilingInterface>(tiled->tiledAndFusedOps.front());
+  auto blockWeights =
+      block->getOperand(1).getDefiningOp<tensor::ExtractSliceOp>();
+  if (panels && !blockWeights)
+    return block->emitOpError("expected its weights as a slice");
+  bool onePanelBlock = panels && panels->columnBlock &&
+                       panels->columnBlock.getType().getDimSize(1) == n;
   SmallVector<Operation *> fills(llvm::drop_begin(tiled->tiledAndFusedOps));
   rewriter.setInsertionPoint(block);
   scf::SCFTilingOptions steps;
@@ -332,13 +358,57 @@ vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
 
   for (Operation *step : stepped->tiledOps) {
     Block *body = step->getBlock();
+    auto stepWeights =
+        step->getOperand(1).getDefiningOp<tensor::ExtractSliceOp>();
+    if (panels && !stepWeights)
+      return step->emitOpError("expected its weights as a slice");
     if (failed(vectorizeBlock(rewriter, step)))
       return failure();
+    bool kPairs = panels && panels->weights.layout.kPairs;
+    bool pairsRead = false;
     if (bf16DotLanes)
       for (auto contract :
-           llvm::make_early_inc_range(body->getOps<vector::ContractionOp>()))
-        if (isBF16DotStep(contract, bf16DotLanes))
+           llvm::make_early_inc_range(body->getOps<vector::ContractionOp>())) {
+        if (!isBF16DotStep(contract, bf16DotLanes))
+          continue;
+        if (!kPairs) {
           rewriteAsBF16Dot(rewriter, contract, bf16DotLanes);
+          continue;
+        }
+        auto read = contract.getRhs().getDefiningOp<vector::TransferReadOp>();
+        if (!read || read.getBase() != stepWeights.getResult())
+          return contract.emitOpError("expected a read of its k pair");
+        Value pairRow =
+            panels->readKPairs(rewriter, blockWeights, stepWeights, read);
+        rewriteAsBF16Dot(rewriter, contract, bf16DotLanes, pairRow);
+        rewriter.eraseOp(read);
+        rewriter.eraseOp(stepWeights);
+        pairsRead = true;
+      }
+    // Weights stored as k pairs are readable by bf16 dot blocks only.
+    if (kPairs && !pairsRead)
+      return step->emitOpError("expected a bf16 dot block for k pairs");
+    // Each step's rows come from the block's panel; in a block of the
+    // weights' columns as wide as one block, the block starts at its
+    // start.
+    if (panels && !kPairs && (!panels->columnBlock || onePanelBlock))
+      panels->readRows(rewriter,
+                       onePanelBlock ? panels->columnBlock : blockWeights,
+                       stepWeights);
+    // Paired columns are widened now, while the rows read are the ones
+    // built here (fusing shared loops clones them).
+    if (panels && panels->weights.layout.pairedLanes)
+      for (auto contract :
+           llvm::make_early_inc_range(body->getOps<vector::ContractionOp>()))
+        widenContractOperands(rewriter, contract, panels->pairedRows);
+  }
+  if (panels) {
+    // A wider block of the weights' columns is read as a panel per block
+    // before its loop over k, the steps' rows as rows of it.
+    if (panels->columnBlock && !onePanelBlock)
+      panels->readRows(rewriter, panels->columnBlock, blockWeights);
+    else if (blockWeights->use_empty())
+      rewriter.eraseOp(blockWeights);
   }
   for (Operation *fill : fills)
     if (isa<linalg::FillOp>(fill) && failed(vectorizeBlock(rewriter, fill)))
@@ -456,7 +526,11 @@ struct RNNVectorizeMatmulsPass
         return it->second;
       return std::nullopt;
     };
-    llvm::SmallPtrSet<Operation *, 8> done;
+    // Every block is planned before any is built: how the weights are
+    // stored follows from the blocks of all their readers.
+    llvm::MapVector<linalg::MatmulOp, rnn::BlockPlan> plans;
+    SmallVector<std::array<linalg::MatmulOp, 2>> sharedLoops;
+    llvm::SmallPtrSet<Operation *, 8> inSharedLoops;
     // Column widths of the weights read by shared loops: other matmuls
     // reading the same weights use them too, so the weights are packed
     // once, for all their readers.
@@ -466,12 +540,63 @@ struct RNNVectorizeMatmulsPass
           sharedColumnBlocks(group, tileM * tileN, vectorLanes);
       if (!widths)
         continue;
-      SmallVector<SmallVector<scf::ForOp>> nests;
+      sharedLoops.push_back(group);
       for (auto [op, width] : llvm::zip(group, *widths)) {
-        done.insert(op);
+        inSharedLoops.insert(op);
         weightWidths[sliceRoot(op.getInputs()[1])] = width;
-        FailureOr<SmallVector<scf::ForOp>> loops = vectorizeMatmul(
-            rewriter, op, op.getStaticLoopRanges()[0], width, sweepOf(op));
+        plans[op] = {op.getStaticLoopRanges()[0], width};
+      }
+    }
+    for (linalg::MatmulOp op : matmuls)
+      if (!plans.contains(op))
+        plans[op] = planBlocks(op, weightWidths);
+    llvm::MapVector<arith::ConstantOp, rnn::PackedWeights> packed;
+    for (auto [constant, layout] : rnn::decidePanelLayouts(plans, pairBF16Lanes)) {
+      OpBuilder b(constant);
+      auto value = cast<DenseElementsAttr>(constant.getValue());
+      packed[constant] = {
+          arith::ConstantOp::create(b, constant.getLoc(),
+                                    rnn::packWeights(value, layout)),
+          layout, value.getType().getDimSize(1)};
+    }
+    llvm::DenseMap<Value, int64_t> pairedRows;
+    llvm::SetVector<Operation *> columnBlocks;
+    // Blocks read other constant weights' rows as slices of the constant
+    // too, not as slices of a slice.
+    llvm::MapVector<arith::ConstantOp, rnn::PackedWeights> unpacked;
+    auto readsOnlyByBlocks = [&](Value weights) {
+      return llvm::all_of(weights.getUses(), [&](OpOperand &use) {
+        auto reader = dyn_cast<linalg::MatmulOp>(use.getOwner());
+        return reader && use.getOperandNumber() == 1 &&
+               plans.contains(reader) && plans.lookup(reader).vectorized;
+      });
+    };
+    auto panelsOf = [&](linalg::MatmulOp op) -> std::optional<rnn::PanelReads> {
+      Value weights = op.getInputs()[1];
+      auto columnBlock = weights.getDefiningOp<tensor::ExtractSliceOp>();
+      if (columnBlock)
+        weights = columnBlock.getSource();
+      auto constant = weights.getDefiningOp<arith::ConstantOp>();
+      if (!constant || !isa<DenseElementsAttr>(constant.getValue()))
+        return std::nullopt;
+      auto it = packed.find(constant);
+      if (it == packed.end()) {
+        if (columnBlock && !readsOnlyByBlocks(columnBlock.getResult()))
+          return std::nullopt;
+        it = unpacked.insert({constant, {constant.getResult(), {}, 0}}).first;
+      }
+      if (columnBlock)
+        columnBlocks.insert(columnBlock);
+      return rnn::PanelReads{it->second, columnBlock, pairedRows};
+    };
+
+    for (std::array<linalg::MatmulOp, 2> &group : sharedLoops) {
+      SmallVector<SmallVector<scf::ForOp>> nests;
+      for (linalg::MatmulOp op : group) {
+        rnn::BlockPlan plan = plans.lookup(op);
+        FailureOr<SmallVector<scf::ForOp>> loops =
+            vectorizeMatmul(rewriter, op, plan.m, plan.n, sweepOf(op),
+                            /*bf16DotLanes=*/0, panelsOf(op));
         if (failed(loops))
           return signalPassFailure();
         nests.push_back(*loops);
@@ -479,45 +604,61 @@ struct RNNVectorizeMatmulsPass
       fuseNests(rewriter, nests[0], nests[1]);
     }
     for (linalg::MatmulOp op : matmuls) {
-      if (done.contains(op))
+      rnn::BlockPlan plan = plans.lookup(op);
+      if (inSharedLoops.contains(op))
         continue;
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      int64_t m = rnn::largestDivisorAtMost(ranges[0], tileM);
-      // Fewer rows than a block holds (small batches): widen the block so
-      // it keeps as many independent accumulators.
-      int64_t n = rnn::largestDivisorAtMost(ranges[1], tileN);
-      int64_t wide = rnn::largestDivisorAtMost(
-          ranges[1], tileN * std::max<int64_t>(1, tileM / m));
-      // Only whole power-of-two blocks: odd widths (GRU's 3 x 64 columns)
-      // measured several times slower.
-      if (wide > n && llvm::isPowerOf2_64(wide))
-        n = wide;
-      if (auto it = weightWidths.find(sliceRoot(op.getInputs()[1]));
-          it != weightWidths.end() && ranges[1] % it->second == 0)
-        n = it->second;
-      // bf16 compute's matmuls on a target with vdpbf16ps: k in pairs, in
-      // whole vector registers (vector-lanes f32 columns each). Others
-      // compute in f32 (the emulation).
-      bool dot = bf16Dot && rnn::hasBF16Rows(op) &&
-                 getElementTypeOrSelf(op.getInputs()[1].getType()).isBF16() &&
-                 ranges[2] % 2 == 0 && n % vectorLanes == 0;
       std::optional<SweepOrder> sweep = sweepOf(op);
-      if (dot)
+      if (plan.dotLanes)
         narrowRowsAtMatmul(rewriter, op);
       else if (rnn::hasBF16Rows(op))
         op = rnn::widenBF16Rows(rewriter, op);
-      // Narrow blocks would waste most of each vector register.
-      if (n < minBlockColumns)
+      if (!plan.vectorized)
         continue;
-      if (failed(vectorizeMatmul(rewriter, op, m, n, sweep,
-                                 dot ? vectorLanes : 0)))
+      if (failed(vectorizeMatmul(rewriter, op, plan.m, plan.n, sweep,
+                                 plan.dotLanes, panelsOf(op))))
         return signalPassFailure();
     }
+    // What the blocks read the packed weights through is left unread.
+    for (Operation *columnBlock : columnBlocks)
+      if (columnBlock->use_empty())
+        rewriter.eraseOp(columnBlock);
+    for (auto &entry : packed)
+      if (entry.first->use_empty())
+        rewriter.eraseOp(entry.first);
     // Mixed-precision blocks (bf16 weights) come out of the vectorizer as
     // contractions of two element types; widen their narrow factor.
     getOperation()->walk([&](vector::ContractionOp contract) {
-      widenContractOperands(rewriter, contract);
+      widenContractOperands(rewriter, contract, pairedRows);
     });
+  }
+
+  /// The blocks of `op`, outside shared loops: as many rows as fit, and
+  /// columns to keep a block's accumulators, or the width its weights are
+  /// read in by shared loops (`weightWidths`).
+  rnn::BlockPlan planBlocks(linalg::MatmulOp op,
+                       const llvm::DenseMap<Value, int64_t> &weightWidths) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t m = rnn::largestDivisorAtMost(ranges[0], tileM);
+    // Fewer rows than a block holds (small batches): widen the block so
+    // it keeps as many independent accumulators.
+    int64_t n = rnn::largestDivisorAtMost(ranges[1], tileN);
+    int64_t wide = rnn::largestDivisorAtMost(
+        ranges[1], tileN * std::max<int64_t>(1, tileM / m));
+    // Only whole power-of-two blocks: odd widths (GRU's 3 x 64 columns)
+    // measured several times slower.
+    if (wide > n && llvm::isPowerOf2_64(wide))
+      n = wide;
+    if (auto it = weightWidths.find(sliceRoot(op.getInputs()[1]));
+        it != weightWidths.end() && ranges[1] % it->second == 0)
+      n = it->second;
+    // bf16 compute's matmuls on a target with vdpbf16ps: k in pairs, in
+    // whole vector registers (vector-lanes f32 columns each). Others
+    // compute in f32 (the emulation).
+    bool dot = bf16Dot && rnn::hasBF16Rows(op) &&
+               getElementTypeOrSelf(op.getInputs()[1].getType()).isBF16() &&
+               ranges[2] % 2 == 0 && n % vectorLanes == 0;
+    // Narrow blocks would waste most of each vector register.
+    return {m, n, dot ? int64_t(vectorLanes) : 0, n >= minBlockColumns};
   }
 
   /// Fuses two loop nests of the same shape level by level: the outermost

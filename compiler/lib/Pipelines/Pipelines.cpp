@@ -47,17 +47,17 @@ constexpr llvm::StringLiteral kOverlapInputProjection =
 
 /// For the LLVM path, matmuls become register-blocked vector code (blocks of
 /// {0} x {1}) that reads weights read again every step in alternate
-/// directions (unless {2} is false: CodegenOptions::alternateSweeps); the
-/// accumulator block is hoisted out of the loop over k (a
-/// zero accumulator then folds to a constant vector), and constant weights
-/// are stored in the order the blocks read them (bf16 ones in pairs of
-/// columns for {3}-lane registers: CodegenOptions::bf16PairLanes).
+/// directions (unless {2} is false: CodegenOptions::alternateSweeps) and
+/// constant weights stored in the order the blocks read them (bf16 ones in
+/// pairs of columns for {3}-lane registers: CodegenOptions::bf16PairLanes);
+/// the accumulator block is hoisted out of the loop over k (a zero
+/// accumulator then folds to a constant vector).
 constexpr llvm::StringLiteral kVectorizeMatmuls =
     "rnn-vectorize-matmuls{{tile-m={0} tile-n={1} alternate-sweeps={2} "
-    "bf16-dot={4} vector-lanes={5} min-block-columns={6}},"
+    "pair-bf16-lanes={3} bf16-dot={4} vector-lanes={5} "
+    "min-block-columns={6}},"
     "canonicalize,"
-    "loop-invariant-subset-hoisting,canonicalize,"
-    "rnn-pack-weight-panels{{pair-bf16-lanes={3}}";
+    "loop-invariant-subset-hoisting,canonicalize";
 
 /// Matmuls still in linalg: on vector targets, loops (i, k, j) whose inner
 /// loop the backend vectorizes; on scalar targets (CodegenOptions::

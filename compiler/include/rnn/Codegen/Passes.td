@@ -410,14 +410,41 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     through k two at a time, and each step is `x86vector.avx512.dot`
     (vdpbf16ps) per row and vector of columns: the row's
     pair of values broadcast as one 32-bit word, the two weight rows
-    interleaved into pairs (a shuffle that `--rnn-pack-weight-panels` folds
-    into constant weights). The rows are a bf16 tensor, narrowed once
+    interleaved into pairs (a shuffle, unless the weights are constants
+    stored as k pairs, below). The rows are a bf16 tensor, narrowed once
     before the blocks, so no block narrows them again. vdpbf16ps sums a
     pair in its own order and flushes denormals, so it is not the f32
     emulation's result (see docs/Semantics.md, bfloat16 compute). Every
     other matmul of bf16 rows (odd K, narrow blocks, matmuls sharing their
     loop over k, or without `bf16-dot`) becomes the f32 emulation, as
     `--rnn-widen-bf16-rows` makes it.
+
+    Constant weights are stored in the order the blocks read them, decided
+    with the blocks: a block reads an n-wide column panel of the weights,
+    one row per step of k (n contiguous values, then a jump of a whole row;
+    a new page per step for large matrices). Every block is planned before
+    any is built; when every use of a constant [K, N] is read by blocks of
+    one width n < N (directly, or through one block of its columns at a
+    multiple of n: a piece of an overlapped projection), the constant is
+    packed at compile time as [N / n, K, n], panel after panel, and each
+    block reads its rows as `%packed[j / n, k, 0] [1, r, n]`, j the column
+    block the tiled loop visits: a block streams through contiguous
+    memory. Values are moved, not changed. A constant read by a block
+    whose columns are no multiple of the width (or whole, or in two
+    widths) stays as it is.
+
+    With `pair-bf16-lanes=L` (L f32 lanes to a vector register; 0: off),
+    bf16 weights that every block widens to f32 (all read whole) are stored
+    with each 2L-wide group of a row's columns paired, column c and c + L
+    in one 32-bit word (c < L), and each widening is a shift left by 16
+    (columns c) and a mask of the high half (columns c + L) of the words:
+    2 ops per 2L weights, where a zero-extend and a shift take 2 per L. The
+    widened values, and so the sums, are the same. Little-endian targets
+    only: the word's low half is its first bf16.
+
+    Weights that every reader takes in k pairs (bf16 dot blocks) are stored
+    as k pairs instead, [N / n, K / 2, 2n] (even where n = N): each step
+    reads one row of it, already interleaved, and needs no shuffle.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", "4", "rows per register block">,
@@ -431,6 +458,9 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
            "read weights that are read again (next step) in alternate directions">,
     Option<"bf16Dot", "bf16-dot", "bool", "false",
            "matmuls of bf16 rows and weights as AVX512_BF16 dot products">,
+    Option<"pairBF16Lanes", "pair-bf16-lanes", "int64_t", "0",
+           "f32 lanes of a vector register: store bf16 weights' columns c "
+           "and c + L of each 2L-column group of a row in one word (0: off)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
@@ -472,43 +502,6 @@ def RNNInt8MatmulsPass : Pass<"rnn-int8-matmuls"> {
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::vector::VectorDialect", "mlir::arith::ArithDialect",
                            "mlir::LLVM::LLVMDialect"];
-}
-
-def RNNPackWeightPanelsPass : Pass<"rnn-pack-weight-panels"> {
-  let summary = "store constant matrices in the order register blocks read them";
-  let description = [{
-    After `--rnn-vectorize-matmuls`, a block reads an n-wide column panel
-    of the right-hand side, one row per step of k: n contiguous floats, then
-    a jump of a whole row (a new page per step for large matrices). When
-    the right-hand side is a constant (the weights) and every read of it is
-    rows of such an aligned panel, the constant [K, N] is stored as
-    [N / n, K, n], panel after panel, and each read takes the same rows of
-    the packed constant: a block streams through contiguous memory. Values
-    are moved, not changed.
-
-    With `pair-bf16-lanes=L` (L f32 lanes to a vector register; 0: off), a
-    bf16 constant whose every read is a whole row widened to f32 right away
-    is stored with each 2L-wide group of a row's columns paired, column c
-    and c + L in one 32-bit word (c < L), and each widening becomes a shift
-    left by 16 (columns c) and a mask of the high half (columns c + L) of
-    the words: 2 ops per 2L weights, where a zero-extend and a shift take 2
-    per L. The widened values, and so the sums, are the same. Little-endian
-    targets only: the word's low half is its first bf16.
-
-    A constant whose every read is two rows at an even k (`[2, n]`), read
-    whole, flattened and interleaved into (k, k + 1) pairs by a shuffle
-    (the bf16 dot blocks of `--rnn-vectorize-matmuls`) is stored as k pairs
-    instead, [N / n, K / 2, 2n] (even where n = N): each read becomes one
-    row of it and the shuffle goes away.
-  }];
-  let options = [
-    Option<"pairBF16Lanes", "pair-bf16-lanes", "int64_t", "0",
-           "f32 lanes of a vector register: pair bf16 columns c and c + L "
-           "of each 2L-column group of a row in one word (0: off)">
-  ];
-  let dependentDialects = ["mlir::tensor::TensorDialect",
-                           "mlir::arith::ArithDialect",
-                           "mlir::vector::VectorDialect"];
 }
 
 #endif // RNN_CODEGEN_PASSES_TD

@@ -81,7 +81,7 @@ struct CodegenOptions {
   /// The width of `index` on the LLVM path (0: MLIR's default, 64).
   unsigned indexBitwidth = 0;
   /// bf16 weight panels of the LLVM path stored in pairs of columns for
-  /// registers of this many f32 lanes (rnn-pack-weight-panels'
+  /// registers of this many f32 lanes (rnn-vectorize-matmuls'
   /// pair-bf16-lanes; 0: off): AVX-512 hosts, where it was measured.
   int64_t bf16PairLanes = 0;
   /// bf16 compute's matmuls as vdpbf16ps dot products (rnn-vectorize-
