@@ -53,7 +53,8 @@ func.func @time_major_two_batch_dims(%x: tensor<2x2x3x5xf32>, %wi: tensor<5x12xf
 /// row maxima -> scales -> quantized i8 -> i8 x i8 -> i32 matmul -> rows
 /// times their scales. Every op works row by row, so the whole chain runs
 /// once on the 6 rows of the sequence before the loop, and each step takes
-/// its slice of the f32 product; the loop's only chain is the recurrent one.
+/// its slice of the f32 product; the loop's only chain is the recurrent one,
+/// whose i32 sums the gate generic reads with their rows' scales.
 
 !q = !quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,1.0,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.25,0.25,0.25,0.25}>
 // CHECK-LABEL: func.func @dynamic_int8
@@ -67,9 +68,12 @@ func.func @time_major_two_batch_dims(%x: tensor<2x2x3x5xf32>, %wi: tensor<5x12xf
 // CHECK: %[[SEQ:.*]] = tensor.expand_shape %[[ALL]] {{\[}}[0, 1], [2]] output_shape [2, 3, 16] : tensor<6x16xf32> into tensor<2x3x16xf32>
 // CHECK: scf.for %[[T:[a-z0-9]+]] =
 // CHECK:   %[[GI:.*]] = tensor.extract_slice %[[SEQ]][0, %[[T]], 0] [2, 1, 16] [1, 1, 1] : tensor<2x3x16xf32> to tensor<2x16xf32>
-// CHECK:   linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x4xi8>, tensor<4x16xi8>)
+// CHECK:   %[[HSCALES:.*]]:2 = linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<2xf32>, tensor<2xf32>)
+// CHECK:   %[[HSUMS:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x4xi8>, tensor<4x16xi8>) outs(%{{.*}} : tensor<2x16xi32>)
 // CHECK-NOT: linalg.matmul
 // CHECK:   tensor.extract_slice %[[GI]][0, 0] [2, 4] [1, 1]
+// CHECK:   %[[GH:.*]] = tensor.extract_slice %[[HSUMS]][0, 0] [2, 4] [1, 1] : tensor<2x16xi32> to tensor<2x4xi32>
+// CHECK:   linalg.generic {{.*}} ins({{.*}}, %[[GH]], {{.*}}, %[[HSCALES]]#0, {{.*}} : {{.*}}, tensor<2x4xi32>, {{.*}}, tensor<2xf32>, tensor<2x4xf32>, tensor<2x4xf32>)
 func.func @dynamic_int8(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   %qi = arith.constant dense<1> : tensor<4x16xi8>
   %wi = quant.scast %qi : tensor<4x16xi8> to tensor<4x16x!q>

@@ -475,6 +475,38 @@ func.func @gru_int8_kernels(%x: tensor<4x5xf32>, %h: tensor<4x2xf32>, %bi: tenso
 
 // -----
 
+/// Dynamic int8 activations (quantize: {weights: int8, activations:
+/// dynamic}): each product stops at its i32 sums (the matmul of the rows
+/// quantized to i8) and its rows' scales; no generic converts the sums into
+/// an f32 tensor. The gate generic reads the i32 gate blocks and the rows'
+/// scales and computes float(sum) * row scale * column scale + bias, the
+/// order of the f32 maths the reference has.
+
+// CHECK-LABEL: func.func @gru_dynamic_int8(
+// CHECK: %[[XSCALES:.*]]:2 = linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>)
+// CHECK: %[[XSUMS:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x5xi8>, tensor<5x6xi8>) outs(%{{.*}} : tensor<4x6xi32>)
+// CHECK: %[[HSCALES:.*]]:2 = linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>)
+// CHECK: %[[HSUMS:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x2xi8>, tensor<2x6xi8>) outs(%{{.*}} : tensor<4x6xi32>)
+// CHECK-NOT: tensor<4x6xf32>
+// CHECK: %[[GI:.*]] = tensor.extract_slice %[[XSUMS]][0, 0] [4, 2] [1, 1] : tensor<4x6xi32> to tensor<4x2xi32>
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[GI]], {{.*}}, %[[XSCALES]]#0, %[[HSCALES]]#0, %{{.*}} : tensor<4x2xi32>, {{.*}}, tensor<4xf32>, tensor<4xf32>, tensor<4x2xf32>)
+// CHECK-NEXT: ^bb0(%[[SUM:[^:]+]]: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %[[BI:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[S:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[R:[^:]+]]: f32,
+// CHECK: %[[F:.+]] = arith.sitofp %[[SUM]] : i32 to f32
+// CHECK: %[[D:.+]] = arith.mulf %[[F]], %[[R]] : f32
+// CHECK: %[[SCALED:.+]] = arith.mulf %[[D]], %[[S]] : f32
+// CHECK: arith.addf %[[SCALED]], %[[BI]] : f32
+func.func @gru_dynamic_int8(%x: tensor<4x5xf32>, %h: tensor<4x2xf32>, %bi: tensor<6xf32>) -> tensor<4x2xf32> {
+  %qi = arith.constant dense<[[1, -2, 3, 4, 5, 127], [0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1], [-127, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]]> : tensor<5x6xi8>
+  %wi = quant.scast %qi : tensor<5x6xi8> to tensor<5x6x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0,0.125,4.0}>>
+  %qh = arith.constant dense<1> : tensor<2x6xi8>
+  %wh = quant.scast %qh : tensor<2x6xi8> to tensor<2x6x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,1.0,1.0,3.0}>>
+  %h1 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) input_bias(%bi : tensor<6xf32>) {dynamic_int8} : tensor<4x5xf32>, tensor<4x2xf32>, tensor<5x6x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0,0.125,4.0}>>, tensor<2x6x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,1.0,1.0,3.0}>>
+  return %h1 : tensor<4x2xf32>
+}
+
+// -----
+
 /// bf16 compute (dtype: bfloat16, docs/Semantics.md#bfloat16-compute): both
 /// matmul operands rounded to bf16 first (promote_dtype), then in the gate
 /// generic each product and bias sum rounded (a truncf to bf16 and an extf

@@ -105,9 +105,12 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
     batch dims collapsed to one), bias additions, and one element-wise
     `linalg.generic` with the gate maths; ConvLSTM uses linalg convolutions
     with SAME padding. A cell with `projected_input` computes only its
-    recurrent matmul and reads its input's gate blocks. `rnn.project`
-    becomes the matmul (or the dynamic int8 chain) the cell's input product
-    would have been, on its rows folded into one dim; `rnn.project_piece`
+    recurrent matmul and reads its input's gate blocks. With dynamic int8
+    activations a cell's products end at their i32 sums, which the gate
+    generic converts with their rows' scales (one pass over the sums less
+    each step). `rnn.project` becomes the matmul (or the dynamic int8
+    chain, ending in f32) the cell's input product would have been, on its
+    rows folded into one dim; `rnn.project_piece`
     a matmul into its zero-filled block of the ring, inserted back, or, when
     it is `beside` a cell, one `rnn.shared_k_matmuls` with the cell's
     recurrent product, in that product's place. `rnn.merge` becomes

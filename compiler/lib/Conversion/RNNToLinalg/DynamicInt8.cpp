@@ -4,8 +4,12 @@
 // #dynamic-int8-activations): each row of the left operand gets its own
 // symmetric scale at every step, and the matmul sums int8 products in int32.
 // Written as plain linalg (a row reduction, a quantizing map, an i8 x i8 ->
-// i32 linalg.matmul, a dequantizing map) so any path can run it; the LLVM
-// path's rnn-vectorize-matmuls turns the matmul into vpdpbusd.
+// i32 linalg.matmul) so any path can run it; the LLVM path's
+// rnn-int8-matmuls turns the matmul into vpdpbusd or vpmaddwd. A cell's
+// products stop at the integer sums and their rows' scales: its gate generic
+// converts each sum where it reads it, so no f32 copy of the sums is written
+// and read again every step. rnn.project (whose result is f32) ends with a
+// dequantizing map.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +22,8 @@
 
 using namespace mlir;
 
-Value mlir::rnn::emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs,
-                                       Value rhs) {
+mlir::rnn::DynamicInt8Sums mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc,
+                                               Value lhs, Value rhs) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   int64_t rows = lhsType.getDimSize(0), depth = lhsType.getDimSize(1);
   int64_t columns = cast<RankedTensorType>(rhs.getType()).getDimSize(1);
@@ -102,17 +106,34 @@ Value mlir::rnn::emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs,
                                         ValueRange{acc})
                    .getResult(0);
 
-  // float(sum_ij) * scale_i; the gate maths then multiplies by the column's
-  // scale, as for weight-only int8.
+  return {sums, rowScales};
+}
+
+Value mlir::rnn::emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs,
+                                       Value rhs) {
+  auto [sums, rowScales] = emitDynamicInt8Sums(b, loc, lhs, rhs);
+  auto sumsType = cast<RankedTensorType>(sums.getType());
+  MLIRContext *ctx = b.getContext();
+  AffineMap matrix = AffineMap::getMultiDimIdentityMap(2, ctx);
+  AffineMap perRow = AffineMap::get(2, 0, getAffineDimExpr(0, ctx));
+  // float(sum_ij) * scale_i (emitDequantizedSum); the gate maths then
+  // multiplies by the column's scale, as for weight-only int8.
   return linalg::GenericOp::create(
-             b, loc, TypeRange{RankedTensorType::get({rows, columns}, f32)},
+             b, loc, TypeRange{sumsType.clone(b.getF32Type())},
              ValueRange{sums, rowScales},
-             ValueRange{tensor::EmptyOp::create(b, loc, {rows, columns}, f32)},
-             ArrayRef<AffineMap>{matrix, perRow, matrix}, parallel(2),
+             ValueRange{tensor::EmptyOp::create(b, loc, sumsType.getShape(),
+                                                b.getF32Type())},
+             ArrayRef<AffineMap>{matrix, perRow, matrix},
+             SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
              [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value sum = arith::SIToFPOp::create(nb, l, f32, args[0]);
                linalg::YieldOp::create(
-                   nb, l, Value(arith::MulFOp::create(nb, l, sum, args[1])));
+                   nb, l, emitDequantizedSum(nb, l, args[0], args[1]));
              })
       .getResult(0);
+}
+
+Value mlir::rnn::emitDequantizedSum(OpBuilder &b, Location loc, Value sum,
+                                    Value rowScale) {
+  Value converted = arith::SIToFPOp::create(b, loc, rowScale.getType(), sum);
+  return arith::MulFOp::create(b, loc, converted, rowScale);
 }

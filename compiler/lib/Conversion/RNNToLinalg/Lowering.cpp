@@ -176,8 +176,10 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
   MLIRContext *ctx = b.getContext();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
   AffineMap lastDim = AffineMap::get(rank, 0, b.getAffineDimExpr(rank - 1));
+  AffineMap firstDim = AffineMap::get(rank, 0, b.getAffineDimExpr(0));
 
-  // Inputs: gi blocks, gh blocks, bi blocks, bh blocks, carries.
+  // Inputs: gi blocks, gh blocks, bi blocks, bh blocks, si blocks, sh
+  // blocks, ri, rh, carries.
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
   auto addBlocks = [&](Value value, AffineMap map) {
@@ -194,6 +196,12 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
   addBlocks(products.bh, lastDim);
   addBlocks(products.si, lastDim);
   addBlocks(products.sh, lastDim);
+  for (Value rowScales : {products.ri, products.rh}) {
+    if (!rowScales)
+      continue;
+    inputs.push_back(rowScales);
+    maps.push_back(firstDim);
+  }
   for (Value carry : carries) {
     inputs.push_back(carry);
     maps.push_back(identity);
@@ -242,6 +250,8 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
           sh = args.slice(next, gates);
           next += gates;
         }
+        Value ri = products.ri ? args[next++] : Value();
+        Value rh = products.rh ? args[next++] : Value();
         ValueRange carryArgs = args.slice(next, carries.size());
         SmallVector<Value> xi, xh;
         // Biases of a narrower param type (bf16 params with f32 maths) are
@@ -254,16 +264,21 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
             bias = arith::ExtFOp::create(nb, nloc, product.getType(), bias);
           return round(arith::AddFOp::create(nb, nloc, product, bias));
         };
-        // Int8 kernels: each column's sum times its scale, then the bias.
-        auto scaled = [&](Value product, ValueRange scales, int64_t k) {
+        // Int8 kernels: each column's sum (an i32 sum times its row's scale
+        // with dynamic int8 activations) times its scale, then the bias.
+        auto scaled = [&](Value product, Value rowScale, ValueRange scales,
+                          int64_t k) {
+          if (rowScale)
+            product = emitDequantizedSum(nb, nloc, product, rowScale);
           return scales.empty() ? product
                                 : Value(arith::MulFOp::create(
                                       nb, nloc, product, scales[k]));
         };
         for (int64_t k = 0; k < gates; ++k) {
           // Scales (int8) then rounding (bf16 compute): never both.
-          Value gik = round(scaled(gi[k], si, k));
-          Value ghk = products.gh ? round(scaled(gh[k], sh, k)) : Value();
+          Value gik = round(scaled(gi[k], ri, si, k));
+          Value ghk =
+              products.gh ? round(scaled(gh[k], rh, sh, k)) : Value();
           xi.push_back(products.bi ? addBias(gik, bi[k]) : gik);
           if (ghk)
             xh.push_back(products.bh ? addBias(ghk, bh[k]) : ghk);

@@ -50,11 +50,25 @@ Value zeroTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 Value emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                  Type accumulator = {});
 
+/// A product with dynamic int8 activations before its conversion to f32:
+/// the exact i32 sums (M x N) and each row's f32 scale (M).
+struct DynamicInt8Sums {
+  Value sums, rowScales;
+};
+
 /// `lhs @ rhs` with dynamic int8 activations (DynamicInt8.cpp): `lhs` (f32,
 /// M x K) quantized per row to i8, times the i8 storage `rhs` (K x N) summed
-/// in i32, times each row's scale (f32, M x N). The columns' scales are the
-/// caller's, as with weight-only int8.
+/// in i32, with each row's scale beside the sums.
+DynamicInt8Sums emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
+                                    Value rhs);
+
+/// emitDynamicInt8Sums's product in f32 (M x N): each sum converted and
+/// times its row's scale. The columns' scales are the caller's, as with
+/// weight-only int8.
 Value emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
+
+/// One i32 `sum` of a dynamic int8 product in f32: `float(sum) * rowScale`.
+Value emitDequantizedSum(OpBuilder &b, Location loc, Value sum, Value rowScale);
 
 //===----------------------------------------------------------------------===//
 // Gate maths
@@ -69,6 +83,9 @@ Value emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
 /// `wi`/`wh`: `gi` and `gh` are then sums of int8 weights times f32
 /// activations, and the scale of each column multiplies the sum (it factors
 /// out of the sum over k) before the bias is added.
+/// With dynamic int8 activations, `ri`/`rh` (N, f32), when present, are the
+/// rows' scales of `gi`/`gh`, which are then i32 sums: each element is
+/// `float(sum) * r_row` (emitDequantizedSum) before its column's scale.
 struct GateProducts {
   Value gi, gh, bi, bh;
   int64_t numGates;
@@ -76,6 +93,7 @@ struct GateProducts {
   /// bf16 compute: `xi = B(B(gi) + bi)`, `xh = B(B(gh) + bh)` (each Dense's
   /// bf16 output, its bias added in bf16).
   bool roundBF16 = false;
+  Value ri = {}, rh = {};
 };
 
 /// An int8 kernel's i8 storage (`!quant.uniform` per-axis elements); a
@@ -97,7 +115,8 @@ using GateBodyBuilder = llvm::function_ref<SmallVector<Value>(
 
 /// Emits one element-wise linalg.generic over the carries' shape whose
 /// inputs are the gate blocks of `products` (tensor.extract_slice of F
-/// columns each), the bias blocks (broadcast over all but the last dim) and
+/// columns each), the bias and column-scale blocks (broadcast over all but
+/// the last dim), the row scales (broadcast over all but the first) and
 /// `carries`; `body` computes its `numResults` results (each shaped like the
 /// carries). Returns the generic's results.
 SmallVector<Value> emitGateGeneric(OpBuilder &b, Location loc,

@@ -208,16 +208,22 @@ GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
   auto [wiStorage, si] = splitInt8Kernel(rewriter, loc, wi);
   auto [whStorage, sh] = splitInt8Kernel(rewriter, loc, wh);
   Type sums = precision.bf16Compute ? rewriter.getF32Type() : Type();
-  auto matmul = [&](Value lhs, Value rhs) {
-    return precision.dynamicInt8
-               ? emitDynamicInt8Matmul(rewriter, loc, lhs, rhs)
-               : emitMatmul(rewriter, loc, lhs, rhs, sums);
+  // Dynamic int8: the i32 sums, converted by the gate generic with their
+  // rows' scales (`rowScales`).
+  auto matmul = [&](Value lhs, Value rhs, Value &rowScales) {
+    if (!precision.dynamicInt8)
+      return emitMatmul(rewriter, loc, lhs, rhs, sums);
+    DynamicInt8Sums product = emitDynamicInt8Sums(rewriter, loc, lhs, rhs);
+    rowScales = product.rowScales;
+    return product.sums;
   };
-  // A projected input is `x @ wi` already, before any column scales.
-  Value xi = projected ? x : matmul(x, wiStorage);
+  // A projected input is `x @ wi` already (f32, rnn.project's), before any
+  // column scales.
+  Value ri, rh;
+  Value xi = projected ? x : matmul(x, wiStorage, ri);
   Value xh = piece ? emitBesidePiece(rewriter, loc, piece, h, whStorage)
-                   : matmul(h, whStorage);
-  return {xi, xh, bi, bh, numGates, si, sh, precision.bf16Compute};
+                   : matmul(h, whStorage, rh);
+  return {xi, xh, bi, bh, numGates, si, sh, precision.bf16Compute, ri, rh};
 }
 
 namespace {
