@@ -200,17 +200,14 @@ static LogicalResult verifyGatedCell(Operation *op, int64_t gates, Value input,
   int64_t columns = gates * features;
   std::string cols = std::to_string(gates) + " gates x " +
                      std::to_string(features) + " features";
-  // A projected input is the step's product by `wi` (rnn.project), whose
-  // own input features only `wi` still shows.
+  // A projected input is the step's product by `wi` (rnn.project; in bf16
+  // compute its bf16 values, rows and sums rounded), whose own input
+  // features only `wi` still shows.
   bool projected = op->hasAttr("projected_input");
   if (projected) {
     if (inFeatures != columns)
       return op->emitOpError("expects a projected input of ")
              << columns << " features (" << cols << "), got " << inFeatures;
-    if (op->hasAttr("compute_type"))
-      return op->emitOpError("expects no 'compute_type' with "
-                             "'projected_input' (bf16 compute rounds the "
-                             "input before its product)");
     ArrayRef<int64_t> wiShape = shapeOf(wi);
     inFeatures = wiShape.empty() ? 0 : wiShape.front();
   }

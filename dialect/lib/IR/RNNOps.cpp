@@ -173,6 +173,9 @@ std::optional<std::string> ScanOp::whyNotOverlapRows(int64_t rows) {
     os << "with steps in order, not 'reverse' without 'lengths'";
   else if (!projection || projection.getDynamicInt8())
     os << "only on the steps of an 'rnn.project' without 'dynamic_int8'";
+  else if (projection.getComputeType())
+    os << "only on the steps of an 'rnn.project' without 'compute_type' (a "
+          "bf16 ring would round, and shared loops over k have no bf16 dot)";
   else if (steps % rows != 0 || steps < 4 * rows)
     os << "to divide the " << steps << " steps into at least 4 groups, got "
        << rows;
@@ -202,6 +205,14 @@ LogicalResult ScanOp::verifyRegions() {
     return emitOpError("expects outputs of type ")
            << expected << " (the yielded output stacked on axis "
            << getTimeAxis() << "), got " << getOutputs().getType();
+  // A projected bf16-compute cell reads the rounded Dense output, which
+  // only a bf16 projection gives (and an f32 cell reads unrounded sums).
+  auto projection = getInput().getDefiningOp<ProjectOp>();
+  CellOpInterface cell = getCell();
+  if (projection && cell && cell.hasProjectedInput() &&
+      cell.getPrecision().bf16Compute != bool(projection.getComputeType()))
+    return emitOpError("expects the input's 'rnn.project' to have a "
+                       "'compute_type' exactly when its projected cell has");
   if (std::optional<int64_t> rows = getOverlapRows())
     if (std::optional<std::string> why = whyNotOverlapRows(*rows))
       return emitOpError(*why);
@@ -410,6 +421,16 @@ LogicalResult ProjectOp::verify() {
   if (getDynamicInt8() && !isInt8PerChannelType(kernel.getElementType()))
     return emitOpError("expects an int8 kernel with 'dynamic_int8', got ")
            << kernel.getElementType();
+  if (std::optional<Type> compute = getComputeType()) {
+    // bf16 compute: exact products of bf16 values, summed in f32.
+    if (!compute->isBF16())
+      return emitOpError("expects 'compute_type' bf16, got ") << *compute;
+    if (!element.isF32() || !kernel.getElementType().isBF16() ||
+        getDynamicInt8())
+      return emitOpError("expects an f32 input and a bf16 kernel with "
+                         "'compute_type' bf16 (and no 'dynamic_int8'), got ")
+             << element << " and " << kernel.getElementType();
+  }
   return verifyProjectionKernel(*this, element, kernel);
 }
 

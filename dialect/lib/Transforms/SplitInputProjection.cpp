@@ -55,23 +55,26 @@ struct SplitInputProjection : OpRewritePattern<ScanOp> {
           cell, "expected a dense cell (a convolution is not row-wise)");
     if (cell.hasProjectedInput())
       return rewriter.notifyMatchFailure(cell, "input already projected");
-    // bf16 compute rounds each step's input before its product; code that
-    // computes it in the step is what that precision has today.
     CellPrecision precision = cell.getPrecision();
-    if (precision.bf16Compute)
-      return rewriter.notifyMatchFailure(
-          cell, "expected no bf16 compute (its input is rounded first)");
     Value kernel = cell.getInputKernel();
     if (scan.getBody().isAncestor(kernel.getParentRegion()))
       return rewriter.notifyMatchFailure(
           cell, "expected an input kernel defined outside the scan");
+    // bf16 compute's projection multiplies bf16 values exactly in f32: its
+    // weights must be bf16 already (the front end stores them so).
+    auto kernelType = cast<RankedTensorType>(kernel.getType());
+    if (precision.bf16Compute && !kernelType.getElementType().isBF16())
+      return rewriter.notifyMatchFailure(
+          cell, "expected bf16 weights with bf16 compute");
 
-    int64_t columns = cast<RankedTensorType>(kernel.getType()).getDimSize(1);
+    int64_t columns = kernelType.getDimSize(1);
     rewriter.setInsertionPoint(scan);
     auto project = ProjectOp::create(
         rewriter, cell.getLoc(), withFeatures(scan.getInput().getType(), columns),
         scan.getInput(), kernel,
-        precision.dynamicInt8 ? rewriter.getUnitAttr() : UnitAttr());
+        precision.dynamicInt8 ? rewriter.getUnitAttr() : UnitAttr(),
+        precision.bf16Compute ? TypeAttr::get(rewriter.getBF16Type())
+                              : TypeAttr());
     rewriter.modifyOpInPlace(scan, [&] {
       scan.getInputMutable().assign(project);
       step.setType(withFeatures(step.getType(), columns));

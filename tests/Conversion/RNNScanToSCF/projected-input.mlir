@@ -135,3 +135,26 @@ func.func @runtime_rows(%x: tensor<4x25x3xf32>, %r: index, %wi: tensor<3x4xf32>,
   }
   return %y : tensor<4x25x4xf32>
 }
+
+// -----
+
+/// bf16 compute: the projections the loops compute on their slices keep
+/// the compute_type (rows and sums rounded to bf16).
+
+// CHECK-LABEL: func.func @projected_bf16_compute
+// CHECK: %[[P:.*]] = rnn.project %{{.*}} kernel(%{{.*}}) {compute_type = bf16} : tensor<2x24x3xf32>, tensor<3x4xbf16> -> tensor<2x24x4xf32>
+// CHECK-NEXT: scf.for
+// CHECK:   tensor.extract_slice %[[P]]
+
+// BLOCKS-LABEL: func.func @projected_bf16_compute
+// BLOCKS: scf.for
+// BLOCKS:   rnn.project %{{.*}} kernel(%{{.*}}) {compute_type = bf16} : tensor<2x{{[0-9]+}}x3xf32>, tensor<3x4xbf16> -> tensor<2x{{[0-9]+}}x4xf32>
+func.func @projected_bf16_compute(%x: tensor<2x24x3xf32>, %wi: tensor<3x4xbf16>, %wh: tensor<4x4xbf16>) -> tensor<2x24x4xf32> {
+  %p = rnn.project %x kernel(%wi) {compute_type = bf16} : tensor<2x24x3xf32>, tensor<3x4xbf16> -> tensor<2x24x4xf32>
+  %y = rnn.scan %p {num_batch_dims = 1 : i64} : tensor<2x24x4xf32> -> tensor<2x24x4xf32> {
+  ^bb0(%h: tensor<2x4xf32>, %gt: tensor<2x4xf32>):
+    %h1 = rnn.simple_cell(%gt, %h) kernels(%wi, %wh) projected_input {compute_type = bf16, carry_type = bf16} : tensor<2x4xf32>, tensor<2x4xf32>, tensor<3x4xbf16>, tensor<4x4xbf16>
+    rnn.yield carry(%h1 : tensor<2x4xf32>) output(%h1 : tensor<2x4xf32>)
+  }
+  return %y : tensor<2x24x4xf32>
+}

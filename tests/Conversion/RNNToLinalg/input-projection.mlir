@@ -89,14 +89,19 @@ func.func @dynamic_int8(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
 
 // -----
 
-/// bf16 compute keeps each step's input product in the step (its input is
-/// rounded to bf16 first); the step's matmuls take bf16 rows.
+/// bf16 compute: the input product of all steps is one matmul of the rows
+/// narrowed to bf16 before the loop, its sums rounded to bf16 values in
+/// place; the step's only matmul is the recurrent one, on bf16 rows.
 
-// CHECK-LABEL: func.func @bf16_compute_in_step
+// CHECK-LABEL: func.func @bf16_compute_projected
+// CHECK: %[[SUMS:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<6x16xbf16>, tensor<16x64xbf16>) outs(%{{.*}} : tensor<6x64xf32>)
+// CHECK: linalg.generic {{.*}} outs(%[[SUMS]] : tensor<6x64xf32>)
+// CHECK: arith.truncf
+// CHECK: arith.extf
 // CHECK: scf.for
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x16xbf16>, tensor<16x64xbf16>)
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x16xbf16>, tensor<16x64xbf16>)
-func.func @bf16_compute_in_step(%x: tensor<2x3x16xf32>, %wi: tensor<16x64xbf16>, %wh: tensor<16x64xbf16>) -> tensor<2x3x16xf32> {
+// CHECK-NOT: linalg.matmul
+func.func @bf16_compute_projected(%x: tensor<2x3x16xf32>, %wi: tensor<16x64xbf16>, %wh: tensor<16x64xbf16>) -> tensor<2x3x16xf32> {
   %y = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<2x3x16xf32> -> tensor<2x3x16xf32> {
   ^bb0(%c: tensor<2x16xf32>, %h: tensor<2x16xf32>, %xt: tensor<2x16xf32>):
     %c1, %h1 = rnn.lstm_cell(%xt, %c, %h) kernels(%wi, %wh) {compute_type = bf16, carry_type = f32} : tensor<2x16xf32>, tensor<2x16xf32>, tensor<16x64xbf16>, tensor<16x64xbf16>

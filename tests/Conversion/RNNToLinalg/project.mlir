@@ -32,6 +32,32 @@ func.func @project_row_bf16(%x: tensor<5xf32>, %w: tensor<5x8xbf16>) -> tensor<8
 
 // -----
 
+/// bf16 compute (compute_type): the rows narrowed to bf16, times the bf16
+/// weights summed in f32 (the product a bf16 cell's step computed), and
+/// each sum rounded to a bf16 value in place: the input Dense's output
+/// before its bias.
+
+// CHECK-LABEL: func.func @project_bf16_compute(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3x16xf32>, %[[W:[^:]+]]: tensor<16x64xbf16>
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x3x16xf32> into tensor<6x16xf32>
+// CHECK: %[[ROWS:.*]] = linalg.generic {{.*}} ins(%[[FLAT]] : tensor<6x16xf32>) outs(%{{.*}} : tensor<6x16xbf16>)
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<6x64xf32>)
+// CHECK: %[[SUMS:.*]] = linalg.matmul ins(%[[ROWS]], %[[W]] : tensor<6x16xbf16>, tensor<16x64xbf16>) outs(%[[ZERO]] : tensor<6x64xf32>)
+// CHECK: %[[ROUNDED:.*]] = linalg.generic {{.*}} outs(%[[SUMS]] : tensor<6x64xf32>)
+// CHECK: ^bb0(%[[SUM:[^:]+]]: f32):
+// CHECK: %[[NARROW:.*]] = arith.truncf %[[SUM]] : f32 to bf16
+// CHECK: %[[WIDE:.*]] = arith.extf %[[NARROW]] : bf16 to f32
+// CHECK: linalg.yield %[[WIDE]] : f32
+// CHECK: %[[SEQ:.*]] = tensor.expand_shape %[[ROUNDED]] {{\[}}[0, 1], [2]] output_shape [2, 3, 64] : tensor<6x64xf32> into tensor<2x3x64xf32>
+// CHECK: return %[[SEQ]]
+func.func @project_bf16_compute(%x: tensor<2x3x16xf32>, %w: tensor<16x64xbf16>) -> tensor<2x3x64xf32> {
+  %p = rnn.project %x kernel(%w) {compute_type = bf16} : tensor<2x3x16xf32>, tensor<16x64xbf16> -> tensor<2x3x64xf32>
+  return %p : tensor<2x3x64xf32>
+}
+
+// -----
+
 /// int8 kernels: the i8 storage times the rows, without the columns' scales
 /// (no scale constant is made: the cell that holds the kernel applies
 /// them). With dynamic int8 activations, the rows quantized per row: the
@@ -80,5 +106,30 @@ func.func @gru_projected_int8(%gx: tensor<4x6xf32>, %h: tensor<4x2xf32>, %bi: te
   %qh = arith.constant dense<1> : tensor<2x6xi8>
   %wh = quant.scast %qh : tensor<2x6xi8> to tensor<2x6x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,1.0,1.0,3.0}>>
   %h1 = rnn.gru_cell(%gx, %h) kernels(%wi, %wh) projected_input input_bias(%bi : tensor<6xf32>) : tensor<4x6xf32>, tensor<4x2xf32>, tensor<5x6x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0,0.125,4.0}>>, tensor<2x6x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,1.0,1.0,3.0}>>
+  return %h1 : tensor<4x2xf32>
+}
+
+// -----
+
+/// A bf16-compute cell with a projected input reads the projection's bf16
+/// values as they are (B(gi) is gi: no rounding of its input blocks),
+/// adds the bf16 bias and rounds as unsplit; only h is narrowed to bf16,
+/// for the one (recurrent) matmul.
+
+// CHECK-LABEL: func.func @gru_projected_bf16_compute(
+// CHECK-SAME: %[[GX:[^:]+]]: tensor<4x6xf32>, %[[H:[^:]+]]: tensor<4x2xf32>
+// CHECK: %[[HB:.*]] = linalg.generic {{.*}} ins(%[[H]] : tensor<4x2xf32>) outs(%{{.*}} : tensor<4x2xbf16>)
+// CHECK-NOT: tensor<4x5xbf16>
+// CHECK: linalg.matmul ins(%[[HB]], %{{.*}} : tensor<4x2xbf16>, tensor<2x6xbf16>) outs(%{{.*}} : tensor<4x6xf32>)
+// CHECK-NOT: linalg.matmul
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[GI:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[GH:[^:]+]]: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[BI:[^:]+]]: bf16,
+// CHECK-NOT: arith.truncf %[[GI]]
+// CHECK: %[[GHR:.*]] = arith.truncf %[[GH]] : f32 to bf16
+// CHECK: %[[B:.*]] = arith.extf %[[BI]] : bf16 to f32
+// CHECK: %[[XI:.*]] = arith.addf %[[GI]], %[[B]] : f32
+// CHECK: arith.truncf %[[XI]] : f32 to bf16
+func.func @gru_projected_bf16_compute(%gx: tensor<4x6xf32>, %h: tensor<4x2xf32>, %wi: tensor<5x6xbf16>, %wh: tensor<2x6xbf16>, %bi: tensor<6xbf16>) -> tensor<4x2xf32> {
+  %h1 = rnn.gru_cell(%gx, %h) kernels(%wi, %wh) projected_input input_bias(%bi : tensor<6xbf16>) {compute_type = bf16, carry_type = bf16} : tensor<4x6xf32>, tensor<4x2xf32>, tensor<5x6xbf16>, tensor<2x6xbf16>
   return %h1 : tensor<4x2xf32>
 }

@@ -917,7 +917,7 @@ func.func @negative_shared_k_matmuls_dynamic(%a: tensor<?x16xf32>, %b: tensor<16
 // -----
 
 /// A projected input (projected_input) is the step's product by `wi`: G*H
-/// features, and never with bf16 compute.
+/// features.
 func.func @negative_projected_input_features(%x: tensor<2x5xf32>, %h: tensor<2x4xf32>, %wi: tensor<5x12xf32>, %wh: tensor<4x12xf32>) {
   // expected-error @+1 {{'rnn.gru_cell' op expects a projected input of 12 features (3 gates x 4 features), got 5}}
   %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) projected_input : tensor<2x5xf32>, tensor<2x4xf32>, tensor<5x12xf32>, tensor<4x12xf32>
@@ -926,10 +926,30 @@ func.func @negative_projected_input_features(%x: tensor<2x5xf32>, %h: tensor<2x4
 
 // -----
 
-func.func @negative_projected_input_bf16_compute(%x: tensor<2x12xf32>, %h: tensor<2x4xf32>, %wi: tensor<5x12xf32>, %wh: tensor<4x12xf32>) {
-  // expected-error @+1 {{'rnn.gru_cell' op expects no 'compute_type' with 'projected_input' (bf16 compute rounds the input before its product)}}
-  %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) projected_input {compute_type = bf16, carry_type = bf16} : tensor<2x12xf32>, tensor<2x4xf32>, tensor<5x12xf32>, tensor<4x12xf32>
-  return
+/// A projected bf16-compute cell reads the rounded Dense output: the
+/// scan's rnn.project has its compute_type (and an f32 cell's has none).
+func.func @negative_projected_bf16_compute_from_f32_project(%x: tensor<2x3x5xf32>, %wi: tensor<5x12xbf16>, %wh: tensor<4x12xbf16>) -> tensor<2x3x4xf32> {
+  %p = rnn.project %x kernel(%wi) : tensor<2x3x5xf32>, tensor<5x12xbf16> -> tensor<2x3x12xf32>
+  // expected-error @+1 {{'rnn.scan' op expects the input's 'rnn.project' to have a 'compute_type' exactly when its projected cell has}}
+  %y = rnn.scan %p {num_batch_dims = 1 : i64} : tensor<2x3x12xf32> -> tensor<2x3x4xf32> {
+  ^bb0(%h: tensor<2x4xf32>, %gt: tensor<2x12xf32>):
+    %h1 = rnn.gru_cell(%gt, %h) kernels(%wi, %wh) projected_input {compute_type = bf16, carry_type = bf16} : tensor<2x12xf32>, tensor<2x4xf32>, tensor<5x12xbf16>, tensor<4x12xbf16>
+    rnn.yield carry(%h1 : tensor<2x4xf32>) output(%h1 : tensor<2x4xf32>)
+  }
+  return %y : tensor<2x3x4xf32>
+}
+
+// -----
+
+func.func @negative_projected_f32_from_bf16_project(%x: tensor<2x3x5xf32>, %wi: tensor<5x12xbf16>, %wh: tensor<4x12xbf16>) -> tensor<2x3x4xf32> {
+  %p = rnn.project %x kernel(%wi) {compute_type = bf16} : tensor<2x3x5xf32>, tensor<5x12xbf16> -> tensor<2x3x12xf32>
+  // expected-error @+1 {{'rnn.scan' op expects the input's 'rnn.project' to have a 'compute_type' exactly when its projected cell has}}
+  %y = rnn.scan %p {num_batch_dims = 1 : i64} : tensor<2x3x12xf32> -> tensor<2x3x4xf32> {
+  ^bb0(%h: tensor<2x4xf32>, %gt: tensor<2x12xf32>):
+    %h1 = rnn.gru_cell(%gt, %h) kernels(%wi, %wh) projected_input : tensor<2x12xf32>, tensor<2x4xf32>, tensor<5x12xbf16>, tensor<4x12xbf16>
+    rnn.yield carry(%h1 : tensor<2x4xf32>) output(%h1 : tensor<2x4xf32>)
+  }
+  return %y : tensor<2x3x4xf32>
 }
 
 // -----
@@ -979,6 +999,32 @@ func.func @negative_project_result_shape(%x: tensor<2x7x3xf32>, %w: tensor<3x4xf
 func.func @negative_project_result_type(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) {
   // expected-error @+1 {{'rnn.project' op expects a result of the input's element type 'f32', got 'f16'}}
   %0 = rnn.project %x kernel(%w) : tensor<2x3xf32>, tensor<3x4xf32> -> tensor<2x4xf16>
+  return
+}
+
+// -----
+
+/// bf16 compute's projection (compute_type): bf16 only, f32 rows by bf16
+/// weights, without dynamic int8.
+func.func @negative_project_compute_type_f16(%x: tensor<2x3xf32>, %w: tensor<3x4xbf16>) {
+  // expected-error @+1 {{'rnn.project' op expects 'compute_type' bf16, got 'f16'}}
+  %0 = rnn.project %x kernel(%w) {compute_type = f16} : tensor<2x3xf32>, tensor<3x4xbf16> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_compute_type_f32_kernel(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) {
+  // expected-error @+1 {{'rnn.project' op expects an f32 input and a bf16 kernel with 'compute_type' bf16 (and no 'dynamic_int8'), got 'f32' and 'f32'}}
+  %0 = rnn.project %x kernel(%w) {compute_type = bf16} : tensor<2x3xf32>, tensor<3x4xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_project_compute_type_dynamic_int8(%x: tensor<2x3xf32>, %w: tensor<3x4x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0}>>) {
+  // expected-error @+1 {{'rnn.project' op expects an f32 input and a bf16 kernel with 'compute_type' bf16 (and no 'dynamic_int8'), got 'f32' and '!quant.uniform<i8<-127:127>:f32:1, {5.000000e-01,2.500000e-01,1.000000e+00,2.000000e+00}>'}}
+  %0 = rnn.project %x kernel(%w) dynamic_int8 {compute_type = bf16} : tensor<2x3xf32>, tensor<3x4x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0}>> -> tensor<2x4xf32>
   return
 }
 
@@ -1055,6 +1101,22 @@ func.func @negative_overlap_rows_reversed(%x: tensor<1x32x16xf32>, %wi: tensor<1
   %y = rnn.scan %p reverse {num_batch_dims = 1 : i64, overlap_rows = 4 : i64} : tensor<1x32x64xf32> -> tensor<1x32x16xf32> {
   ^bb0(%c: tensor<1x16xf32>, %h: tensor<1x16xf32>, %gt: tensor<1x64xf32>):
     %c1, %h1 = rnn.lstm_cell(%gt, %c, %h) kernels(%wi, %wh) projected_input : tensor<1x64xf32>, tensor<1x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>
+    rnn.yield carry(%c1, %h1 : tensor<1x16xf32>, tensor<1x16xf32>) output(%h1 : tensor<1x16xf32>)
+  }
+  return %y : tensor<1x32x16xf32>
+}
+
+// -----
+
+/// No overlap of a bf16 projection: its ring would be rounded, and the
+/// recurrent product, in a loop over k shared with the piece, would lose
+/// the bf16 dot (vdpbf16ps).
+func.func @negative_overlap_rows_bf16_compute(%x: tensor<1x32x16xf32>, %wi: tensor<16x64xbf16>, %wh: tensor<16x64xbf16>) -> tensor<1x32x16xf32> {
+  %p = rnn.project %x kernel(%wi) {compute_type = bf16} : tensor<1x32x16xf32>, tensor<16x64xbf16> -> tensor<1x32x64xf32>
+  // expected-error @+1 {{'rnn.scan' op expects 'overlap_rows' only on the steps of an 'rnn.project' without 'compute_type' (a bf16 ring would round, and shared loops over k have no bf16 dot)}}
+  %y = rnn.scan %p {num_batch_dims = 1 : i64, overlap_rows = 4 : i64} : tensor<1x32x64xf32> -> tensor<1x32x16xf32> {
+  ^bb0(%c: tensor<1x16xf32>, %h: tensor<1x16xf32>, %gt: tensor<1x64xf32>):
+    %c1, %h1 = rnn.lstm_cell(%gt, %c, %h) kernels(%wi, %wh) projected_input {compute_type = bf16, carry_type = f32} : tensor<1x64xf32>, tensor<1x16xf32>, tensor<16x64xbf16>, tensor<16x64xbf16>
     rnn.yield carry(%c1, %h1 : tensor<1x16xf32>, tensor<1x16xf32>) output(%h1 : tensor<1x16xf32>)
   }
   return %y : tensor<1x32x16xf32>

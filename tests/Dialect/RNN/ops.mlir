@@ -285,12 +285,14 @@ func.func @shared_k_matmuls(%x: tensor<4x16xf32>, %wi: tensor<16x16xbf16>, %p: t
 }
 
 /// rnn.project: a cell's input-side product on every row of a sequence
-/// (f32, bf16 params, int8 kernels with dynamic int8 activations), and a
-/// scan whose cell takes steps of it as its input (projected_input).
+/// (f32, bf16 params, int8 kernels with dynamic int8 activations, bf16
+/// compute), and a scan whose cell takes steps of it as its input
+/// (projected_input).
 
 // CHECK-LABEL: func.func @project
 // CHECK: rnn.project %{{.*}} kernel(%{{.*}}) : tensor<2x9x3xf32>, tensor<3x12xf32> -> tensor<2x9x12xf32>
 // CHECK: rnn.project %{{.*}} kernel(%{{.*}}) : tensor<3xf32>, tensor<3x12xbf16> -> tensor<12xf32>
+// CHECK: rnn.project %{{.*}} kernel(%{{.*}}) {compute_type = bf16} : tensor<3xf32>, tensor<3x12xbf16> -> tensor<12xf32>
 // CHECK: rnn.project %{{.*}} kernel(%{{.*}}) dynamic_int8 : tensor<9x2x2xf32>, tensor<2x4x!quant.uniform<i8<-127:127>:f32:1, {5.000000e-01,2.500000e-01,1.000000e+00,2.000000e+00}>> -> tensor<9x2x4xf32>
 // CHECK: rnn.scan %{{.*}} : tensor<2x9x12xf32> -> tensor<2x9x4xf32> {
 // CHECK: rnn.gru_cell(%{{.*}}, %{{.*}}) kernels(%{{.*}}, %{{.*}}) projected_input : tensor<2x12xf32>, tensor<2x4xf32>, tensor<3x12xf32>, tensor<4x12xf32>
@@ -298,6 +300,7 @@ func.func @project(%x: tensor<2x9x3xf32>, %wi: tensor<3x12xf32>, %wh: tensor<4x1
     %xq: tensor<9x2x2xf32>, %wq: tensor<2x4x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0}>>) -> tensor<2x9x4xf32> {
   %gx = rnn.project %x kernel(%wi) : tensor<2x9x3xf32>, tensor<3x12xf32> -> tensor<2x9x12xf32>
   %g1 = rnn.project %row kernel(%wb) : tensor<3xf32>, tensor<3x12xbf16> -> tensor<12xf32>
+  %gc = rnn.project %row kernel(%wb) {compute_type = bf16} : tensor<3xf32>, tensor<3x12xbf16> -> tensor<12xf32>
   %gq = rnn.project %xq kernel(%wq) dynamic_int8 : tensor<9x2x2xf32>, tensor<2x4x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0}>> -> tensor<9x2x4xf32>
   %y = rnn.scan %gx {num_batch_dims = 1 : i64} : tensor<2x9x12xf32> -> tensor<2x9x4xf32> {
   ^bb0(%h: tensor<2x4xf32>, %gt: tensor<2x12xf32>):

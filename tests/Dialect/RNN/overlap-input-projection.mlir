@@ -141,3 +141,23 @@ func.func @reversed_lengths(%x: tensor<1x32x16xf32>, %wi: tensor<16x64xf32>, %wh
   }
   return %y : tensor<1x32x16xf32>
 }
+
+// -----
+
+/// bf16 compute: split (a projection with compute_type bf16), never
+/// overlapped: the ring would hold rounded sums, and a loop over k shared
+/// with the piece has no bf16 dot block (vdpbf16ps) for the recurrence.
+
+// CHECK-LABEL: func.func @negative_bf16_compute
+// CHECK: rnn.project %{{.*}} kernel(%{{.*}}) {compute_type = bf16}
+// CHECK-NOT: overlap_rows
+// SMALL-LABEL: func.func @negative_bf16_compute
+// SMALL-NOT: overlap_rows
+func.func @negative_bf16_compute(%x: tensor<1x32x16xf32>, %wi: tensor<16x64xbf16>, %wh: tensor<16x64xbf16>) -> tensor<1x32x16xf32> {
+  %y = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<1x32x16xf32> -> tensor<1x32x16xf32> {
+  ^bb0(%c: tensor<1x16xf32>, %h: tensor<1x16xf32>, %xt: tensor<1x16xf32>):
+    %c1, %h1 = rnn.lstm_cell(%xt, %c, %h) kernels(%wi, %wh) {compute_type = bf16, carry_type = bf16} : tensor<1x16xf32>, tensor<1x16xf32>, tensor<16x64xbf16>, tensor<16x64xbf16>
+    rnn.yield carry(%c1, %h1 : tensor<1x16xf32>, tensor<1x16xf32>) output(%h1 : tensor<1x16xf32>)
+  }
+  return %y : tensor<1x32x16xf32>
+}

@@ -81,19 +81,40 @@ func.func @runtime_rows_steps_dynamic_int8(%x: tensor<4x6x3xf32>, %n: index, %r:
 
 // -----
 
-/// Left alone: bf16 compute (the step's input is rounded before its
-/// product), a convolutional cell, and a body that reads the step input
-/// elsewhere too.
+/// bf16 compute: the projection has the cell's compute_type (rows and
+/// sums rounded to bf16, the Dense output before its bias); the cell keeps
+/// its biases and its precision, and reads the projection's rows.
+
+// CHECK-LABEL: func.func @gru_bf16_compute
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x3x16xf32>, %[[WI:[^:]+]]: tensor<16x48xbf16>, %[[WH:[^:]+]]: tensor<16x48xbf16>, %[[BI:[^:]+]]: tensor<48xbf16>
+// CHECK: %[[P:.*]] = rnn.project %[[X]] kernel(%[[WI]]) {compute_type = bf16} : tensor<2x3x16xf32>, tensor<16x48xbf16> -> tensor<2x3x48xf32>
+// CHECK: rnn.scan %[[P]] reverse {num_batch_dims = 1 : i64} : tensor<2x3x48xf32> -> tensor<2x3x16xf32> {
+// CHECK: ^bb0(%{{.*}}: tensor<2x16xf32>, %[[XT:.*]]: tensor<2x48xf32>):
+// CHECK: rnn.gru_cell(%[[XT]], %{{.*}}) kernels(%[[WI]], %[[WH]]) projected_input input_bias(%[[BI]] : tensor<48xbf16>) hidden_bias(%{{.*}} : tensor<48xbf16>) {carry_type = bf16, compute_type = bf16} : tensor<2x48xf32>
+func.func @gru_bf16_compute(%x: tensor<2x3x16xf32>, %wi: tensor<16x48xbf16>, %wh: tensor<16x48xbf16>, %bi: tensor<48xbf16>, %bh: tensor<48xbf16>) -> tensor<2x3x16xf32> {
+  %y = rnn.scan %x reverse {num_batch_dims = 1 : i64} : tensor<2x3x16xf32> -> tensor<2x3x16xf32> {
+  ^bb0(%h: tensor<2x16xf32>, %xt: tensor<2x16xf32>):
+    %h1 = rnn.gru_cell(%xt, %h) kernels(%wi, %wh) input_bias(%bi : tensor<48xbf16>) hidden_bias(%bh : tensor<48xbf16>) {compute_type = bf16, carry_type = bf16} : tensor<2x16xf32>, tensor<2x16xf32>, tensor<16x48xbf16>, tensor<16x48xbf16>
+    rnn.yield carry(%h1 : tensor<2x16xf32>) output(%h1 : tensor<2x16xf32>)
+  }
+  return %y : tensor<2x3x16xf32>
+}
+
+// -----
+
+/// Left alone: bf16 compute with f32 weights (its projection multiplies
+/// bf16 values: the front end always gives such a cell bf16 weights), a
+/// convolutional cell, and a body that reads the step input elsewhere too.
 
 // CHECK-LABEL: func.func @negative_cases
 // CHECK-NOT: rnn.project
 // CHECK-NOT: projected_input
-func.func @negative_cases(%x: tensor<2x3x16xf32>, %wi: tensor<16x64xbf16>, %wh: tensor<16x64xbf16>,
+func.func @negative_cases(%x: tensor<2x3x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>,
     %v: tensor<2x3x4x3xf32>, %cwi: tensor<3x3x8xf32>, %cwh: tensor<3x2x8xf32>,
     %swi: tensor<16x16xf32>, %swh: tensor<16x16xf32>) -> (tensor<2x3x16xf32>, tensor<2x3x4x2xf32>, tensor<2x3x16xf32>) {
   %y = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<2x3x16xf32> -> tensor<2x3x16xf32> {
   ^bb0(%c: tensor<2x16xf32>, %h: tensor<2x16xf32>, %xt: tensor<2x16xf32>):
-    %c1, %h1 = rnn.lstm_cell(%xt, %c, %h) kernels(%wi, %wh) {compute_type = bf16, carry_type = f32} : tensor<2x16xf32>, tensor<2x16xf32>, tensor<16x64xbf16>, tensor<16x64xbf16>
+    %c1, %h1 = rnn.lstm_cell(%xt, %c, %h) kernels(%wi, %wh) {compute_type = bf16, carry_type = f32} : tensor<2x16xf32>, tensor<2x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>
     rnn.yield carry(%c1, %h1 : tensor<2x16xf32>, tensor<2x16xf32>) output(%h1 : tensor<2x16xf32>)
   }
   %z = rnn.scan %v {num_batch_dims = 1 : i64} : tensor<2x3x4x3xf32> -> tensor<2x3x4x2xf32> {

@@ -1137,7 +1137,8 @@ std::vector<CaseConfig> cases() {
   // with f32 carries, with lengths and reverse; initial carries (rounded
   // where Flax rounds them); a model-wide stack with a Dense head (f32) and
   // one cell kept at float32; batch 1 at H=64 (the packed panels and the
-  // AVX-512 block); a Bidirectional pair; nnx time-major unrolled.
+  // AVX-512 block); a Bidirectional pair; nnx time-major unrolled; GRU in
+  // time blocks (a projection per block).
   for (const auto &[name, type] : bf16Cells)
     for (bool bf16Carries : {true, false}) {
       if (type == "SimpleCell" && !bf16Carries)
@@ -1202,6 +1203,17 @@ std::vector<CaseConfig> cases() {
   bf16DtypeNnx.layers[0].unroll = 3;
   bf16DtypeNnx.bf16Compute = true;
   all.push_back(bf16DtypeNnx);
+  CaseConfig bf16DtypeBlocks;
+  bf16DtypeBlocks.name = "bf16_dtype_gru_batch8_h64_time_blocks";
+  bf16DtypeBlocks.batch = {8};
+  bf16DtypeBlocks.time = 9;
+  bf16DtypeBlocks.features = "16";
+  bf16DtypeBlocks.layers[0].cell = "GRUCell";
+  bf16DtypeBlocks.layers[0].cellExtra = "dtype: bfloat16";
+  bf16DtypeBlocks.layers[0].features = 64;
+  bf16DtypeBlocks.timeBlockBytes = 1;
+  bf16DtypeBlocks.bf16Compute = true;
+  all.push_back(bf16DtypeBlocks);
   return all;
 }
 

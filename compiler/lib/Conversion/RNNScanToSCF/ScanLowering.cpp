@@ -170,7 +170,8 @@ Value ScanLowering::project(OpBuilder &b, Value rows) {
   return ProjectOp::create(b, projection.getLoc(),
                            RankedTensorType::get(shape, type.getElementType()),
                            rows, projection.getKernel(),
-                           projection.getDynamicInt8Attr());
+                           projection.getDynamicInt8Attr(),
+                           projection.getComputeTypeAttr());
 }
 
 StepRows ScanLowering::wholeBatch(OpBuilder &b) {

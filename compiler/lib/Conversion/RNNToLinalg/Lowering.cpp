@@ -17,6 +17,23 @@ using namespace mlir::rnn;
 // Scalars
 //===----------------------------------------------------------------------===//
 
+Value mlir::rnn::emitRoundTensorToBF16(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  // In place: the rounded values replace the sums they come from.
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{}, ValueRange{x},
+             ArrayRef<AffineMap>{identity}, iterators,
+             [](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc,
+                                       emitRoundToBF16(nb, nloc, args[0]));
+             })
+      .getResult(0);
+}
+
 Value mlir::rnn::emitNarrowTensorToBF16(OpBuilder &b, Location loc,
                                         Value x) {
   auto type = cast<RankedTensorType>(x.getType());
@@ -276,7 +293,8 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
         };
         for (int64_t k = 0; k < gates; ++k) {
           // Scales (int8) then rounding (bf16 compute): never both.
-          Value gik = round(scaled(gi[k], ri, si, k));
+          Value gik = products.giRounded ? gi[k]
+                                         : round(scaled(gi[k], ri, si, k));
           Value ghk =
               products.gh ? round(scaled(gh[k], rh, sh, k)) : Value();
           xi.push_back(products.bi ? addBias(gik, bi[k]) : gik);

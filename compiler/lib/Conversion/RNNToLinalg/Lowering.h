@@ -28,6 +28,10 @@ namespace mlir::rnn {
 /// linalg.generic of arith.truncf: round to nearest even).
 Value emitNarrowTensorToBF16(OpBuilder &b, Location loc, Value x);
 
+/// `x` (an f32 tensor) with every element rounded to a bf16 value, in f32
+/// (a linalg.generic on `x` itself of emitRoundToBF16).
+Value emitRoundTensorToBF16(OpBuilder &b, Location loc, Value x);
+
 /// `value` (*batch, *rest) with its `numBatchDims` leading dims folded into
 /// one: collapsed when there are several, a unit dim inserted when none.
 Value collapseBatchDims(OpBuilder &b, Location loc, Value value,
@@ -93,6 +97,9 @@ struct GateProducts {
   /// bf16 compute: `xi = B(B(gi) + bi)`, `xh = B(B(gh) + bh)` (each Dense's
   /// bf16 output, its bias added in bf16).
   bool roundBF16 = false;
+  /// `gi` holds bf16 values already (a bf16 rnn.project's): B(gi) is gi.
+  bool giRounded = false;
+  /// Dynamic int8: the rows' scales of the i32 sums `gi` and `gh` hold.
   Value ri = {}, rh = {};
 };
 

@@ -195,8 +195,10 @@ GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
   Value bi = cell.getInputBias(), bh = cell.getHiddenBias();
   int64_t numGates = cell.getNumGates();
   if (precision.bf16Compute) {
-    // promote_dtype: both Dense inputs rounded to bf16.
-    x = emitNarrowTensorToBF16(rewriter, loc, x);
+    // promote_dtype: both Dense inputs rounded to bf16 (a projected input
+    // is its Dense's rounded output already).
+    if (!projected)
+      x = emitNarrowTensorToBF16(rewriter, loc, x);
     h = emitNarrowTensorToBF16(rewriter, loc, h);
   }
   if (fuse && !projected && !precision.bf16Compute && !precision.dynamicInt8) {
@@ -223,7 +225,17 @@ GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
   Value xi = projected ? x : matmul(x, wiStorage, ri);
   Value xh = piece ? emitBesidePiece(rewriter, loc, piece, h, whStorage)
                    : matmul(h, whStorage, rh);
-  return {xi, xh, bi, bh, numGates, si, sh, precision.bf16Compute, ri, rh};
+  return {xi,
+          xh,
+          bi,
+          bh,
+          numGates,
+          si,
+          sh,
+          precision.bf16Compute,
+          projected && precision.bf16Compute,
+          ri,
+          rh};
 }
 
 namespace {
@@ -231,7 +243,8 @@ namespace {
 /// rnn.project: its rows (every dim but the last folded into one) times the
 /// kernel, built as a cell's own input product is, so the IR is the same
 /// whether a step's product was computed in the step or with its
-/// sequence's.
+/// sequence's. bf16 compute's rows are narrowed to bf16 and its sums
+/// rounded where the gate maths rounded them in the step.
 struct ProjectLowering : OpRewritePattern<ProjectOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -242,9 +255,16 @@ struct ProjectLowering : OpRewritePattern<ProjectOp> {
     int64_t rowDims = type.getRank() - 1;
     Value rows = collapseBatchDims(rewriter, loc, op.getInput(), rowDims);
     Value kernel = kernelStorage(rewriter, loc, op.getKernel());
-    Value product = op.getDynamicInt8()
-                        ? emitDynamicInt8Matmul(rewriter, loc, rows, kernel)
-                        : emitMatmul(rewriter, loc, rows, kernel);
+    Value product;
+    if (op.getDynamicInt8())
+      product = emitDynamicInt8Matmul(rewriter, loc, rows, kernel);
+    else if (op.getComputeType())
+      product = emitRoundTensorToBF16(
+          rewriter, loc,
+          emitMatmul(rewriter, loc, emitNarrowTensorToBF16(rewriter, loc, rows),
+                     kernel, rewriter.getF32Type()));
+    else
+      product = emitMatmul(rewriter, loc, rows, kernel);
     rewriter.replaceOp(op,
                        restoreBatchDims(rewriter, loc, product, type, rowDims));
     return success();

@@ -73,8 +73,9 @@ class RNN_CellOp<string mnemonic, int gates, list<Trait> traits = [],
 // steps by `rnn.project` (`--rnn-split-input-projection`): `G*H` columns,
 // in the precision the cell's own product would have had (int8 sums before
 // the columns' scales, which the gate maths applies from `wi`'s type as for
-// an unsplit cell). Not with `compute_type` (bf16 compute rounds the input
-// before its product).
+// an unsplit cell; with `compute_type` bf16, the product's bf16 values,
+// the rows and sums rounded, to which the gate maths adds the bias as it
+// does unsplit).
 class RNN_DenseCellOp<string mnemonic, int gates, list<Trait> traits = [],
                       code extraDecl = [{}]>
     : RNN_CellOp<mnemonic, gates, traits, [{

@@ -50,7 +50,14 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
       least 2 that divides T at least 4 times and divides the projection's
       columns; one batch dim of one row, static steps and rows, `unroll`
       1, steps in order (not `reverse` without `lengths`), a projection
-      without `dynamic_int8` into a cell with a projected input.
+      without `dynamic_int8` or `compute_type` into a cell with a projected
+      input. (A bf16 projection would round its ring, and shared loops
+      over k have no bf16 dot block: the recurrent product would lose
+      vdpbf16ps.)
+
+    An input that is an `rnn.project` into a cell with a projected input
+    has `compute_type` exactly when the cell has (verified): bf16 compute's
+    cell reads the rounded Dense output.
 
     Lengths outside `[0, T]` are undefined here; the compiled entry point
     rejects them before running anything.
@@ -276,6 +283,13 @@ def RNN_ProjectOp : RNN_Op<"project", [Pure]> {
       with its own scale `max|row| / 127`, the products summed in int32,
       times the row's scale (docs/Semantics.md); again before the columns'
       scales.
+    - with `compute_type = bf16` (bf16 kernels and f32 input only: a cell
+      with `compute_type` bf16, Flax's `dtype=bfloat16`): each row rounded
+      to bf16, the products summed in f32 (exact products of bf16 values),
+      and each sum rounded to bf16: the input Dense's output before its
+      bias (docs/Semantics.md, `B(x̂ @ Wi)`), held as bf16 values in an
+      f32 result as the cell's tensors hold them. The cell adds the bias
+      and rounds as it does unsplit.
 
     Example:
     ```mlir
@@ -284,7 +298,7 @@ def RNN_ProjectOp : RNN_Op<"project", [Pure]> {
     ```
   }];
   let arguments = (ins RNN_FloatTensor:$input, RNN_KernelTensor:$kernel,
-      UnitAttr:$dynamic_int8);
+      UnitAttr:$dynamic_int8, OptionalAttr<TypeAttr>:$compute_type);
   let results = (outs RNN_FloatTensor:$result);
   let assemblyFormat = [{
     $input `kernel` `(` $kernel `)` (`dynamic_int8` $dynamic_int8^)?
@@ -304,8 +318,8 @@ def RNN_ProjectPieceOp : RNN_Op<"project_piece", [Pure,
     `result` is `ring` with its block of `rows` rows from `ring_row` and
     `width` columns from `column` replaced by `input[first : first + rows]
     @ kernel[:, column : column + width]`, in the precision of an
-    `rnn.project` without `dynamic_int8` (an int8 kernel's sums before the
-    columns' scales). `input` is a sequence's rows, `[S, K]`; `kernel` is
+    `rnn.project` without `dynamic_int8` or `compute_type` (an int8
+    kernel's sums before the columns' scales). `input` is a sequence's rows, `[S, K]`; `kernel` is
     `[K, N]`; `ring` is `[M, N]`.
 
     `convert-rnn-scan-to-scf` builds it for a scan with `overlap_rows`: the

@@ -40,16 +40,20 @@ def RNNSplitInputProjectionPass : Pass<"rnn-split-input-projection"> {
     recurrence only `h @ wh`. On each `rnn.scan` whose body's cell reads the
     step input (and nothing else does), the pass puts that `rnn.project`
     (the cell's kernel and precision: f32 or bf16 params, int8 weights,
-    dynamic int8 activations) before the scan, makes it the scan's input,
-    and marks the cell `projected_input`. Every kind of scan qualifies:
-    both directions of an expanded Bidirectional, stacked layers, reverse
-    (`rnn.project` is row-wise, so it commutes with the flip), lengths,
-    run-time rows and steps. Each element still sums the same products in
-    the same order.
+    dynamic int8 activations, bf16 compute) before the scan, makes it the
+    scan's input, and marks the cell `projected_input`. Every kind of scan
+    qualifies: both directions of an expanded Bidirectional, stacked
+    layers, reverse (`rnn.project` is row-wise, so it commutes with the
+    flip), lengths, run-time rows and steps. Each element still sums the
+    same products in the same order. A bf16-compute cell's projection has
+    its `compute_type`: the rows rounded to bf16 and the sums rounded to
+    bf16 (its input Dense's output before the bias), which the cell then
+    reads as it read its own product's rounding (B(v) of a bf16 value is
+    itself); such a cell needs bf16 weights, which is what the front end
+    gives it.
 
-    Left alone: cells with `compute_type` (bf16 compute rounds the input
-    before its product), convolutional cells, and unbatched scans (both
-    keep the product in each step, as their code always has). `--convert-rnn-scan-to-scf`
+    Left alone: convolutional cells and unbatched scans (both keep the
+    product in each step, as their code always has). `--convert-rnn-scan-to-scf`
     computes the projection per loop over steps, or per block of steps, on
     the slice of the input that loop reads. RAM-lean pipelines do not run
     this pass: their cells keep `x` and `wi`, so the product stays in each
