@@ -79,6 +79,16 @@ bool mlir::rnn::isInt8PerChannelType(Type type) {
                       [](int64_t zero) { return zero == 0; });
 }
 
+int64_t mlir::rnn::kernelStorageBytes(ShapedType kernel) {
+  Type element = kernel.getElementType();
+  int64_t bits = 0;
+  if (auto quantized = dyn_cast<quant::QuantizedType>(element))
+    bits = quantized.getStorageTypeIntegralWidth();
+  else
+    bits = element.getIntOrFloatBitWidth();
+  return kernel.getNumElements() * bits / 8;
+}
+
 /// Dense cells with int8 kernels (`quantize: {weights: int8}`): both kernels
 /// quantized along their last dim (one scale per column), everything else
 /// f32 (activations, biases: weight-only quantization).

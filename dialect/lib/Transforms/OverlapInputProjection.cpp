@@ -12,7 +12,6 @@
 #include "rnn/Transforms/Passes.h"
 
 #include "mlir/Dialect/Quant/IR/Quant.h"
-#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "llvm/ADT/bit.h"
 
 namespace mlir::rnn {
@@ -25,16 +24,6 @@ using namespace mlir::rnn;
 
 namespace {
 
-/// Bytes of `kernel` as code reads them: an int8 kernel's storage.
-int64_t kernelBytes(RankedTensorType kernel) {
-  Type element = kernel.getElementType();
-  int64_t bits = 0;
-  if (auto quantized = dyn_cast<quant::QuantizedType>(element))
-    bits = quantized.getStorageTypeIntegralWidth();
-  else
-    bits = element.getIntOrFloatBitWidth();
-  return kernel.getNumElements() * bits / 8;
-}
 
 /// Whether `kernel` is read by `projection` and otherwise only as `cell`'s
 /// input kernel (which a projected cell reads for its int8 scales alone):
@@ -72,7 +61,7 @@ struct RNNOverlapInputProjectionPass
     if (!projection || !cell)
       return 0;
     auto kernel = cast<RankedTensorType>(projection.getKernel().getType());
-    if (kernelBytes(kernel) > maxKernelBytes ||
+    if (kernelStorageBytes(kernel) > maxKernelBytes ||
         !readOnlyBy(projection.getKernel(), projection, cell))
       return 0;
     // As many rows as fit, each piece at least a vector per row, and the

@@ -1,5 +1,5 @@
-// RUN: rnn-opt %s --convert-rnn-scan-to-scf="row-phase-cache-bytes=32" | FileCheck %s --check-prefix=WHOLE
-// RUN: rnn-opt %s --convert-rnn-scan-to-scf="row-phase-cache-bytes=64" | FileCheck %s --check-prefix=PHASES
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf="row-phase-cache-bytes=32" --split-input-file | FileCheck %s --check-prefix=WHOLE
+// RUN: rnn-opt %s --convert-rnn-scan-to-scf="row-phase-cache-bytes=64" --split-input-file | FileCheck %s --check-prefix=PHASES
 
 /// Phases of fewer rows in a length-sorted block sweep the recurrent
 /// weights for fewer rows each; they run only where those weights (here
@@ -23,4 +23,24 @@ func.func @phases_follow_the_cache(%x: tensor<8x6x3xf32>, %len: tensor<8xi32>, %
     rnn.yield carry(%h1 : tensor<8x4xf32>) output(%h1 : tensor<8x4xf32>)
   }
   return %y, %hT : tensor<8x6x4xf32>, tensor<8x4xf32>
+}
+
+// -----
+
+/// An int8 kernel counts its i8 storage: 4 x 4 bytes fit 32, so the block
+/// runs in phases.
+
+// PHASES-LABEL: func.func @int8_storage_counts
+// PHASES: scf.for {{.*}} -> (tensor<3x4xf32>, tensor<3x6x4xf32>, tensor<3x4xf32>)
+// WHOLE-LABEL: func.func @int8_storage_counts
+// WHOLE: scf.for {{.*}} -> (tensor<3x4xf32>, tensor<3x6x4xf32>, tensor<3x4xf32>)
+func.func @int8_storage_counts(%x: tensor<8x6x3xf32>, %len: tensor<8xi32>,
+    %wi: tensor<3x4x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,0.5}>>,
+    %wh: tensor<4x4x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,0.5}>>) -> tensor<8x6x4xf32> {
+  %y, %hT = rnn.scan %x lengths(%len : tensor<8xi32>) zero_padded_outputs {num_batch_dims = 1 : i64} : tensor<8x6x3xf32> -> tensor<8x6x4xf32>, tensor<8x4xf32> {
+  ^bb0(%h: tensor<8x4xf32>, %xt: tensor<8x3xf32>):
+    %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<8x3xf32>, tensor<8x4xf32>, tensor<3x4x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,0.5}>>, tensor<4x4x!quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,0.5}>>
+    rnn.yield carry(%h1 : tensor<8x4xf32>) output(%h1 : tensor<8x4xf32>)
+  }
+  return %y : tensor<8x6x4xf32>
 }

@@ -1107,6 +1107,12 @@ std::vector<CaseConfig> cases() {
   int8Batch.layers[0].features = 64;
   int8Batch.timeBlockBytes = 1;
   all.push_back(int8Batch);
+  // Zero-padded outputs: length-sorted blocks, whose phases of fewer rows
+  // depend on the int8 kernel's storage bytes.
+  CaseConfig int8Sorted = int8Batch;
+  int8Sorted.name = "int8_weights_gru_batch8_h64_zero_padded";
+  int8Sorted.zeroPadded = true;
+  all.push_back(int8Sorted);
   // Dynamic int8 activations: the reference quantizes each row of x and h
   // as rnnc does (float32 maths) and sums the int8 products exactly. Sizes
   // where vpdpbusd runs (K % 4 == 0, N % 16 == 0): batch 1 at H=16 (one

@@ -141,10 +141,9 @@ int64_t stepGrain(ScanLowering &scan, int64_t rows) {
 /// The bytes of the recurrent weights each step of `scan` sweeps.
 int64_t recurrentWeightBytes(ScanOp scan) {
   CellOpInterface cell = scan.getCell();
-  if (!cell)
-    return 0;
-  auto type = cast<ShapedType>(cell.getHiddenKernel().getType());
-  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  return cell ? kernelStorageBytes(
+                    cast<ShapedType>(cell.getHiddenKernel().getType()))
+              : 0;
 }
 
 /// Whether a block of `rows` sorted rows out of `batch` should shrink as

@@ -22,6 +22,10 @@ namespace mlir::rnn {
 /// axis against the kernel's shape are the cell verifier's).
 bool isInt8PerChannelType(Type type);
 
+/// The bytes of `kernel` as code reads them: an int8 kernel's i8 storage,
+/// a float kernel's values.
+int64_t kernelStorageBytes(ShapedType kernel);
+
 class CellOpInterface;
 /// The verifier of a cell whose kernels are matrices (RNNCells.cpp): input
 /// (*B, I), carries (*B, H), wi (I, G*H), wh (H, G*H), biases (G*H), the
