@@ -1209,15 +1209,11 @@ std::vector<CaseConfig> cases() {
   bf16DtypeNnx.layers[0].unroll = 3;
   bf16DtypeNnx.bf16Compute = true;
   all.push_back(bf16DtypeNnx);
-  CaseConfig bf16DtypeBlocks;
+  // The bf16-params GRU in blocks of steps, computing in bf16: its
+  // projection per block of steps.
+  CaseConfig bf16DtypeBlocks = bf16Batch;
   bf16DtypeBlocks.name = "bf16_dtype_gru_batch8_h64_time_blocks";
-  bf16DtypeBlocks.batch = {8};
-  bf16DtypeBlocks.time = 9;
-  bf16DtypeBlocks.features = "16";
-  bf16DtypeBlocks.layers[0].cell = "GRUCell";
   bf16DtypeBlocks.layers[0].cellExtra = "dtype: bfloat16";
-  bf16DtypeBlocks.layers[0].features = 64;
-  bf16DtypeBlocks.timeBlockBytes = 1;
   bf16DtypeBlocks.bf16Compute = true;
   all.push_back(bf16DtypeBlocks);
   return all;
