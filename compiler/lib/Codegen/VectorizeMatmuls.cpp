@@ -572,11 +572,7 @@ struct RNNVectorizeMatmulsPass
       });
     };
     auto panelsOf = [&](linalg::MatmulOp op) -> std::optional<rnn::PanelReads> {
-      Value weights = op.getInputs()[1];
-      auto columnBlock = weights.getDefiningOp<tensor::ExtractSliceOp>();
-      if (columnBlock)
-        weights = columnBlock.getSource();
-      auto constant = weights.getDefiningOp<arith::ConstantOp>();
+      auto [constant, columnBlock] = rnn::weightsSource(op);
       if (!constant || !isa<DenseElementsAttr>(constant.getValue()))
         return std::nullopt;
       auto it = packed.find(constant);

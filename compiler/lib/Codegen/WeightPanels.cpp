@@ -183,21 +183,23 @@ Value rnn::widenPairedColumns(OpBuilder &b, Location loc, Value read,
 }
 
 
+rnn::WeightsSource rnn::weightsSource(linalg::MatmulOp op) {
+  Value weights = op.getInputs()[1];
+  auto columnBlock = weights.getDefiningOp<tensor::ExtractSliceOp>();
+  if (columnBlock)
+    weights = columnBlock.getSource();
+  return {weights.getDefiningOp<arith::ConstantOp>(), columnBlock};
+}
+
 llvm::MapVector<arith::ConstantOp, rnn::PanelLayout>
 rnn::decidePanelLayouts(const llvm::MapVector<linalg::MatmulOp, BlockPlan> &plans,
                         int64_t pairBF16Lanes) {
   // The constants planned blocks read, in the order of their readers.
   llvm::SetVector<Operation *> constants;
-  for (const auto &entry : plans) {
-    if (!entry.second.vectorized)
-      continue;
-    linalg::MatmulOp op = entry.first;
-    Value weights = op.getInputs()[1];
-    if (auto block = weights.getDefiningOp<tensor::ExtractSliceOp>())
-      weights = block.getSource();
-    if (auto constant = weights.getDefiningOp<arith::ConstantOp>())
-      constants.insert(constant);
-  }
+  for (const auto &entry : plans)
+    if (entry.second.vectorized)
+      if (arith::ConstantOp constant = weightsSource(entry.first).constant)
+        constants.insert(constant);
   auto planOf = [&](OpOperand &use) -> std::optional<BlockPlan> {
     auto op = dyn_cast<linalg::MatmulOp>(use.getOwner());
     if (!op || use.getOperandNumber() != 1)

@@ -41,6 +41,15 @@ struct PanelLayout {
   int64_t pairedLanes = 0;
 };
 
+/// The constant weights a matmul multiplies by: its right-hand side, or the
+/// source of that operand when it is one block of the constant's columns
+/// (`columnBlock`). A null `constant` when the weights are no constant.
+struct WeightsSource {
+  arith::ConstantOp constant;
+  tensor::ExtractSliceOp columnBlock;
+};
+WeightsSource weightsSource(linalg::MatmulOp op);
+
 /// The layout of each constant whose every use is read by vector blocks of
 /// `plans` of one width n < N: directly, or through one block of its
 /// columns at a multiple of n (an overlapped step's piece of a projection,
