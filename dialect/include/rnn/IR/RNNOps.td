@@ -249,6 +249,12 @@ def RNN_SelectLastCarryOp : RNN_Op<"select_last_carry",
     `carries[L_b - 1, b]`, or `initial[b]` when `L_b` is 0 (Flax would
     return the carry after all padded steps there; rnnc returns the initial
     carry). The batch dims are the dims of `seq_lengths`.
+
+    rnnc's front end never stacks carries: an `rnn.scan` with `seq_lengths`
+    returns each row's final carry itself, captured inside the time loop
+    without a `T x B x H` stack. This op is Flax's `_select_last_carry` for
+    IR that does hold stacked carries (written by hand, or produced by
+    another front end); it bufferizes into `rnnrt_select_last_carry_f32`.
   }];
   let arguments = (ins RNN_FloatTensor:$carries, RNN_LengthsTensor:$seq_lengths,
       RNN_FloatTensor:$initial);
