@@ -132,7 +132,7 @@ private:
 
   /// An int8 kernel (`quantize: {weights: int8}`): its values as an i8
   /// constant, cast to quant's per-axis type that carries the scales
-  /// (RNNCells.td), one byte a weight. The scales, and so what the kernel
+  /// (RNNTypes.td), one byte a weight. The scales, and so what the kernel
   /// stands for, are in the activations' type.
   Value int8Kernel(const rnnc::Int8Kernel &kernel, Location loc) {
     auto storage = RankedTensorType::get(kernel.shape, builder.getI8Type());

@@ -123,6 +123,16 @@ const char *rnnc::spec::stringify(ElementType type) {
   return "<invalid element type>";
 }
 
+int rnnc::spec::byteWidth(ElementType type) {
+  switch (type) {
+  case ElementType::Float32:
+    return 4;
+  case ElementType::BFloat16:
+    return 2;
+  }
+  return 0;
+}
+
 std::optional<std::string> rnnc::spec::applyInt8Weights(Model &model) {
   model.int8Weights = true;
   for (Layer &layer : model.layers) {

@@ -129,9 +129,9 @@ std::vector<std::string> layerOptions(const Layer &layer) {
 } // namespace
 
 void rnnc::spec::printModelSummary(llvm::raw_ostream &os, const Model &model) {
-  os << "model '" << model.name << "': float32, params_layout "
-     << stringify(model.paramsLayout) << ", padded_outputs "
-     << stringify(model.paddedOutputs) << "\n";
+  os << "model '" << model.name << "': " << stringify(model.activationType())
+     << ", params_layout " << stringify(model.paramsLayout)
+     << ", padded_outputs " << stringify(model.paddedOutputs) << "\n";
 
   Shape inputShape = model.batch;
   inputShape.insert(model.timeMajor ? inputShape.begin() : inputShape.end(),

@@ -233,7 +233,8 @@ void rnnc::printWeightsListing(llvm::raw_ostream &os,
 void rnnc::printParamTree(llvm::raw_ostream &os, const ParamTree &tree) {
   std::vector<WeightsEntry> entries;
   for (const auto &[key, tensor] : tree)
-    entries.push_back({key, "float32", tensor.shape,
-                       tensor.numElements() * int64_t(sizeof(float))});
+    entries.push_back(
+        {key, spec::stringify(tensor.elementType), tensor.shape,
+         tensor.numElements() * spec::byteWidth(tensor.elementType)});
   printWeightsListing(os, entries, /*flat=*/false);
 }

@@ -32,40 +32,33 @@ static LogicalResult verifyElementTypes(Operation *op) {
   return success();
 }
 
-/// Dense cells: the activations (input and carries) have one element type;
-/// the params (`params`: kernels and biases, absent ones null) have one
-/// element type too, which is the activations' or, with f32 activations,
-/// bf16 (Flax's `param_dtype=bfloat16`: the params are widened exactly where
-/// they are read, and the maths is f32).
-static LogicalResult verifyElementTypes(Operation *op,
-                                        ArrayRef<Value> params) {
-  Type expected = getElementTypeOrSelf(op->getOperand(0).getType());
-  Value firstParam;
+/// Dense cells with float kernels. The operand constraints (RNNTypes.td)
+/// allow f32 and bf16 each; between operands: the activations (input and
+/// carries) have one element type, the params (`params`: kernels and biases,
+/// absent ones null) one too, and theirs is the activations' or, with f32
+/// activations, bf16 (Flax's `param_dtype=bfloat16`: the params are widened
+/// exactly where they are read, and the maths is f32).
+static LogicalResult verifyFloatParams(Operation *op, ArrayRef<Value> params) {
+  Type activations = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type paramType = getElementTypeOrSelf(params.front().getType());
   for (OpOperand &operand : op->getOpOperands()) {
     Type found = getElementTypeOrSelf(operand.get().getType());
     bool isParam = llvm::is_contained(params, operand.get());
-    if (isParam && found.isBF16() && expected.isF32()) {
-      // Allowed; checked against the other params below.
-    } else if (found != expected) {
-      return op->emitOpError("expects every operand to have element type ")
-             << expected << ", got " << found << " for operand #"
-             << operand.getOperandNumber()
-             << (isParam && expected.isF32() ? " (params may also be bf16)"
-                                             : "");
-    }
-    if (!isParam)
-      continue;
-    if (!firstParam) {
-      firstParam = operand.get();
-      continue;
-    }
-    Type first = getElementTypeOrSelf(firstParam.getType());
-    if (found != first)
+    if (!isParam && found != activations)
+      return op->emitOpError("expects every activation (input, carries) to "
+                             "have the input's element type ")
+             << activations << ", got " << found << " for operand #"
+             << operand.getOperandNumber();
+    if (isParam && found != paramType)
       return op->emitOpError("expects every param to have the element type "
                              "of 'wi', ")
-             << first << ", got " << found << " for operand #"
+             << paramType << ", got " << found << " for operand #"
              << operand.getOperandNumber();
   }
+  if (paramType != activations && !(paramType.isBF16() && activations.isF32()))
+    return op->emitOpError("expects params of the activations' element type ")
+           << activations << " (or bf16 with f32 activations), got "
+           << paramType;
   return success();
 }
 
@@ -239,7 +232,7 @@ static LogicalResult verifyGatedCell(Operation *op, int64_t gates, Value input,
                            "'dynamic_int8'");
   if (int8)
     return verifyInt8Kernels(op, wi, wh);
-  return verifyElementTypes(op, {wi, wh, bi, bh});
+  return verifyFloatParams(op, {wi, wh, bi, bh});
 }
 
 LogicalResult mlir::rnn::verifyDenseCell(CellOpInterface cell) {

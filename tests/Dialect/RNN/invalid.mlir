@@ -59,7 +59,7 @@ func.func @negative_lstm_hidden_bias_shape(%x: tensor<8x40xf32>, %c: tensor<8x64
 // -----
 
 func.func @negative_cell_element_types(%x: tensor<8x5xf32>, %h: tensor<8x6xf32>, %wi: tensor<5x6xf32>, %wh: tensor<6x6xf64>) {
-  // expected-error @+1 {{'rnn.simple_cell' op expects every operand to have element type 'f32', got 'f64' for operand #3}}
+  // expected-error @+1 {{'rnn.simple_cell' op operand #3 must be statically shaped kernel tensor of 32-bit float or bfloat16 type or int8 per-output-channel quantized type values, but got 'tensor<6x6xf64>'}}
   %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<8x5xf32>, tensor<8x6xf32>, tensor<5x6xf32>, tensor<6x6xf64>
   return
 }
@@ -149,7 +149,7 @@ func.func @negative_cell_mixed_param_types(%x: tensor<8x5xf32>, %h: tensor<8x6xf
 // -----
 
 func.func @negative_cell_bf16_params_f64_activations(%x: tensor<8x5xf64>, %h: tensor<8x6xf64>, %wi: tensor<5x24xbf16>, %wh: tensor<6x24xbf16>) {
-  // expected-error @+1 {{'rnn.lstm_cell' op expects every operand to have element type 'f64', got 'bf16' for operand #3}}
+  // expected-error @+1 {{'rnn.lstm_cell' op operand #0 must be statically shaped activation tensor of 32-bit float or bfloat16 type values, but got 'tensor<8x5xf64>'}}
   %0:2 = rnn.lstm_cell(%x, %h, %h) kernels(%wi, %wh) : tensor<8x5xf64>, tensor<8x6xf64>, tensor<5x24xbf16>, tensor<6x24xbf16>
   return
 }
@@ -157,7 +157,7 @@ func.func @negative_cell_bf16_params_f64_activations(%x: tensor<8x5xf64>, %h: te
 // -----
 
 func.func @negative_cell_f16_params(%x: tensor<8x5xf32>, %h: tensor<8x18xf32>, %wi: tensor<5x54xf16>, %wh: tensor<18x54xf16>) {
-  // expected-error @+1 {{'rnn.gru_cell' op expects every operand to have element type 'f32', got 'f16' for operand #2 (params may also be bf16)}}
+  // expected-error @+1 {{'rnn.gru_cell' op operand #2 must be statically shaped kernel tensor of 32-bit float or bfloat16 type or int8 per-output-channel quantized type values, but got 'tensor<5x54xf16>'}}
   %0 = rnn.gru_cell(%x, %h) kernels(%wi, %wh) : tensor<8x5xf32>, tensor<8x18xf32>, tensor<5x54xf16>, tensor<18x54xf16>
   return
 }
@@ -165,8 +165,17 @@ func.func @negative_cell_f16_params(%x: tensor<8x5xf32>, %h: tensor<8x18xf32>, %
 // -----
 
 func.func @negative_cell_bf16_activations(%x: tensor<8x5xf32>, %h: tensor<8x6xbf16>, %wi: tensor<5x6xbf16>, %wh: tensor<6x6xbf16>) {
-  // expected-error @+1 {{'rnn.simple_cell' op expects every operand to have element type 'f32', got 'bf16' for operand #1}}
+  // expected-error @+1 {{'rnn.simple_cell' op expects every activation (input, carries) to have the input's element type 'f32', got 'bf16' for operand #1}}
   %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<8x5xf32>, tensor<8x6xbf16>, tensor<5x6xbf16>, tensor<6x6xbf16>
+  return
+}
+
+// -----
+
+/// bf16 params go with f32 activations, not f32 params with bf16 ones.
+func.func @negative_cell_f32_params_bf16_activations(%x: tensor<8x5xbf16>, %h: tensor<8x6xbf16>, %wi: tensor<5x6xf32>, %wh: tensor<6x6xf32>) {
+  // expected-error @+1 {{'rnn.simple_cell' op expects params of the activations' element type 'bf16' (or bf16 with f32 activations), got 'f32'}}
+  %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<8x5xbf16>, tensor<8x6xbf16>, tensor<5x6xf32>, tensor<6x6xf32>
   return
 }
 
@@ -211,7 +220,7 @@ func.func @negative_int8_bias(%x: tensor<3x2xf32>, %h: tensor<3x1xf32>, %wi: ten
 /// Asymmetric (a zero point) or full-range i8 is not rnnc's int8 type: the
 /// operand constraint rejects it.
 func.func @negative_int8_zero_point(%x: tensor<3x2xf32>, %h: tensor<3x1xf32>, %wi: tensor<2x1x!quant.uniform<i8<-127:127>:f32:1, {0.5:3}>>, %wh: tensor<1x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>) {
-  // expected-error @+1 {{'rnn.simple_cell' op operand #2 must be statically shaped tensor of floating-point or int8 per-output-channel quantized type values}}
+  // expected-error @+1 {{'rnn.simple_cell' op operand #2 must be statically shaped kernel tensor of 32-bit float or bfloat16 type or int8 per-output-channel quantized type values}}
   %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<3x2xf32>, tensor<3x1xf32>, tensor<2x1x!quant.uniform<i8<-127:127>:f32:1, {0.5:3}>>, tensor<1x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>
   return
 }
@@ -219,7 +228,7 @@ func.func @negative_int8_zero_point(%x: tensor<3x2xf32>, %h: tensor<3x1xf32>, %w
 // -----
 
 func.func @negative_int8_full_range(%x: tensor<3x2xf32>, %h: tensor<3x1xf32>, %wi: tensor<2x1x!quant.uniform<i8:f32:1, {0.5}>>, %wh: tensor<1x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>) {
-  // expected-error @+1 {{'rnn.simple_cell' op operand #2 must be statically shaped tensor of floating-point or int8 per-output-channel quantized type values}}
+  // expected-error @+1 {{'rnn.simple_cell' op operand #2 must be statically shaped kernel tensor of 32-bit float or bfloat16 type or int8 per-output-channel quantized type values}}
   %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<3x2xf32>, tensor<3x1xf32>, tensor<2x1x!quant.uniform<i8:f32:1, {0.5}>>, tensor<1x1x!quant.uniform<i8<-127:127>:f32:1, {0.5}>>
   return
 }
@@ -228,7 +237,7 @@ func.func @negative_int8_full_range(%x: tensor<3x2xf32>, %h: tensor<3x1xf32>, %w
 
 /// ConvLSTM keeps float kernels.
 func.func @negative_conv_int8(%x: tensor<2x8x3xf32>, %c: tensor<2x8x6xf32>, %wi: tensor<3x3x24x!quant.uniform<i8<-127:127>:f32:2, {1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0}>>, %wh: tensor<3x6x24xf32>) {
-  // expected-error @+1 {{'rnn.conv_lstm_cell' op operand #3 must be statically shaped tensor of floating-point values}}
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op operand #3 must be statically shaped weight tensor of 32-bit float or bfloat16 type values}}
   %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<2x8x3xf32>, tensor<2x8x6xf32>, tensor<3x3x24x!quant.uniform<i8<-127:127>:f32:2, {1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0}>>, tensor<3x6x24xf32>
   return
 }
@@ -244,15 +253,23 @@ func.func @negative_dense_int8_scales(%x: tensor<4x3xf32>, %k: tensor<3x2x!quant
 // -----
 
 func.func @negative_dense_int8_f64(%x: tensor<4x3xf64>, %k: tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>>) {
-  // expected-error @+1 {{'rnn.dense' op expects f32 activations with an int8 kernel, got 'f64'}}
+  // expected-error @+1 {{'rnn.dense' op operand #0 must be statically shaped activation tensor of 32-bit float or bfloat16 type values, but got 'tensor<4x3xf64>'}}
   %d = rnn.dense %x, %k : tensor<4x3xf64>, tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>> -> tensor<4x2xf64>
   return
 }
 
 // -----
 
+func.func @negative_dense_int8_bf16(%x: tensor<4x3xbf16>, %k: tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>>) {
+  // expected-error @+1 {{'rnn.dense' op expects f32 activations with an int8 kernel, got 'bf16'}}
+  %d = rnn.dense %x, %k : tensor<4x3xbf16>, tensor<3x2x!quant.uniform<i8<-127:127>:f32:1, {0.5,0.25}>> -> tensor<4x2xbf16>
+  return
+}
+
+// -----
+
 func.func @negative_conv_element_types(%x: tensor<2x8x8x3xf16>, %c: tensor<2x8x8x6xf16>, %wi: tensor<3x3x3x24xf32>, %wh: tensor<3x3x6x24xf16>) {
-  // expected-error @+1 {{'rnn.conv_lstm_cell' op expects every operand to have element type 'f16', got 'f32' for operand #3}}
+  // expected-error @+1 {{'rnn.conv_lstm_cell' op operand #0 must be statically shaped activation tensor of 32-bit float or bfloat16 type values, but got 'tensor<2x8x8x3xf16>'}}
   %0:2 = rnn.conv_lstm_cell(%x, %c, %c) kernels(%wi, %wh) : tensor<2x8x8x3xf16>, tensor<2x8x8x6xf16>, tensor<3x3x3x24xf32>, tensor<3x3x6x24xf16>
   return
 }
@@ -585,8 +602,18 @@ func.func @negative_dense_kernel(%x: tensor<4x3xf32>, %k: tensor<2x2xf32>) {
 // -----
 
 func.func @negative_dense_kernel_type(%x: tensor<4x3xf32>, %k: tensor<3x2xf16>) {
-  // expected-error @+1 {{'rnn.dense' op expects a kernel of element type 'f32', got 'f16'}}
+  // expected-error @+1 {{'rnn.dense' op operand #1 must be statically shaped kernel tensor of 32-bit float or bfloat16 type or int8 per-output-channel quantized type values, but got 'tensor<3x2xf16>'}}
   %0 = rnn.dense %x, %k : tensor<4x3xf32>, tensor<3x2xf16> -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+/// A Dense layer's params have the activations' type (bf16 params are a
+/// cell's).
+func.func @negative_dense_bf16_kernel(%x: tensor<4x3xf32>, %k: tensor<3x2xbf16>) {
+  // expected-error @+1 {{'rnn.dense' op expects a kernel of element type 'f32', got 'bf16'}}
+  %0 = rnn.dense %x, %k : tensor<4x3xf32>, tensor<3x2xbf16> -> tensor<4x2xf32>
   return
 }
 
@@ -601,8 +628,16 @@ func.func @negative_dense_bias(%x: tensor<4x3xf32>, %k: tensor<3x2xf32>, %b: ten
 // -----
 
 func.func @negative_dense_bias_type(%x: tensor<4x3xf32>, %k: tensor<3x2xf32>, %b: tensor<2xf16>) {
-  // expected-error @+1 {{'rnn.dense' op expects 'bias' of element type 'f32', got 'f16'}}
+  // expected-error @+1 {{'rnn.dense' op operand #2 must be statically shaped weight tensor of 32-bit float or bfloat16 type values, but got 'tensor<2xf16>'}}
   %0 = rnn.dense %x, %k bias(%b : tensor<2xf16>) : tensor<4x3xf32>, tensor<3x2xf32> -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dense_bf16_bias(%x: tensor<4x3xf32>, %k: tensor<3x2xf32>, %b: tensor<2xbf16>) {
+  // expected-error @+1 {{'rnn.dense' op expects 'bias' of element type 'f32', got 'bf16'}}
+  %0 = rnn.dense %x, %k bias(%b : tensor<2xbf16>) : tensor<4x3xf32>, tensor<3x2xf32> -> tensor<4x2xf32>
   return
 }
 
@@ -716,7 +751,7 @@ func.func @negative_embed_result(%ids: tensor<4x6xi32>, %t: tensor<10x3xf32>) {
 /// operand (the type constraint, before any op-specific verifier).
 
 func.func @negative_dynamic_cell_input(%x: tensor<?x4xf32>, %h: tensor<8x6xf32>, %wi: tensor<4x6xf32>, %wh: tensor<6x6xf32>) {
-  // expected-error @+1 {{'rnn.simple_cell' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<?x4xf32>'}}
+  // expected-error @+1 {{'rnn.simple_cell' op operand #0 must be statically shaped activation tensor of 32-bit float or bfloat16 type values, but got 'tensor<?x4xf32>'}}
   %0 = rnn.simple_cell(%x, %h) kernels(%wi, %wh) : tensor<?x4xf32>, tensor<8x6xf32>, tensor<4x6xf32>, tensor<6x6xf32>
   return
 }
@@ -724,7 +759,7 @@ func.func @negative_dynamic_cell_input(%x: tensor<?x4xf32>, %h: tensor<8x6xf32>,
 // -----
 
 func.func @negative_dynamic_scan_time(%x: tensor<8x?x64xf32>, %wi: tensor<64x24xf32>, %wh: tensor<24x24xf32>) {
-  // expected-error @+1 {{'rnn.scan' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<8x?x64xf32>'}}
+  // expected-error @+1 {{'rnn.scan' op operand #0 must be statically shaped activation tensor of 32-bit float or bfloat16 type values, but got 'tensor<8x?x64xf32>'}}
   %y, %hT = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<8x?x64xf32> -> tensor<8x?x24xf32>, tensor<8x24xf32> {
   ^bb0(%h: tensor<8x24xf32>, %xt: tensor<8x64xf32>):
     %h1 = rnn.simple_cell(%xt, %h) kernels(%wi, %wh) : tensor<8x64xf32>, tensor<8x24xf32>, tensor<64x24xf32>, tensor<24x24xf32>
@@ -767,7 +802,7 @@ func.func @negative_dynamic_token_ids(%ids: tensor<4x?xi32>, %table: tensor<10x3
 // -----
 
 func.func @negative_dynamic_merge(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) {
-  // expected-error @+1 {{'rnn.merge' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<?x3xf32>'}}
+  // expected-error @+1 {{'rnn.merge' op operand #0 must be statically shaped activation tensor of 32-bit float or bfloat16 type values, but got 'tensor<?x3xf32>'}}
   %m = rnn.merge <add> %a, %b : tensor<?x3xf32>, tensor<?x3xf32> -> tensor<?x3xf32>
   return
 }
@@ -997,8 +1032,16 @@ func.func @negative_project_result_shape(%x: tensor<2x7x3xf32>, %w: tensor<3x4xf
 // -----
 
 func.func @negative_project_result_type(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) {
-  // expected-error @+1 {{'rnn.project' op expects a result of the input's element type 'f32', got 'f16'}}
+  // expected-error @+1 {{'rnn.project' op result #0 must be statically shaped activation tensor of 32-bit float or bfloat16 type values, but got 'tensor<2x4xf16>'}}
   %0 = rnn.project %x kernel(%w) : tensor<2x3xf32>, tensor<3x4xf32> -> tensor<2x4xf16>
+  return
+}
+
+// -----
+
+func.func @negative_project_bf16_result(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) {
+  // expected-error @+1 {{'rnn.project' op expects a result of the input's element type 'f32', got 'bf16'}}
+  %0 = rnn.project %x kernel(%w) : tensor<2x3xf32>, tensor<3x4xf32> -> tensor<2x4xbf16>
   return
 }
 
@@ -1047,8 +1090,16 @@ func.func @negative_project_int8_axis(%x: tensor<2x3xf32>, %w: tensor<3x2x!quant
 // -----
 
 func.func @negative_project_kernel_type(%x: tensor<2x3xf16>, %w: tensor<3x4xbf16>) {
-  // expected-error @+1 {{'rnn.project' op expects a kernel of the input's element type 'f16' (or, with f32 input, bf16 or int8), got 'bf16'}}
+  // expected-error @+1 {{'rnn.project' op operand #0 must be statically shaped activation tensor of 32-bit float or bfloat16 type values, but got 'tensor<2x3xf16>'}}
   %0 = rnn.project %x kernel(%w) : tensor<2x3xf16>, tensor<3x4xbf16> -> tensor<2x4xf16>
+  return
+}
+
+// -----
+
+func.func @negative_project_f32_kernel_bf16_input(%x: tensor<2x3xbf16>, %w: tensor<3x4xf32>) {
+  // expected-error @+1 {{'rnn.project' op expects a kernel of the input's element type 'bf16' (or, with f32 input, bf16 or int8), got 'f32'}}
+  %0 = rnn.project %x kernel(%w) : tensor<2x3xbf16>, tensor<3x4xf32> -> tensor<2x4xbf16>
   return
 }
 
@@ -1209,8 +1260,16 @@ func.func @negative_project_piece_block(%x: tensor<32x16xf32>, %w: tensor<16x64x
 // -----
 
 func.func @negative_project_piece_kernel_type(%x: tensor<32x16xf16>, %w: tensor<16x64xbf16>, %ring: tensor<8x64xf16>, %i: index) {
-  // expected-error @+1 {{'rnn.project_piece' op expects a kernel of the input's element type 'f16' (or, with f32 input, bf16 or int8), got 'bf16'}}
+  // expected-error @+1 {{'rnn.project_piece' op operand #0 must be statically shaped activation tensor of 32-bit float or bfloat16 type values, but got 'tensor<32x16xf16>'}}
   %0 = rnn.project_piece %x[%i] kernel(%w)[%i] into %ring[%i] rows 4 width 16 : tensor<32x16xf16>, tensor<16x64xbf16>, tensor<8x64xf16>
+  return
+}
+
+// -----
+
+func.func @negative_project_piece_f32_kernel_bf16_input(%x: tensor<32x16xbf16>, %w: tensor<16x64xf32>, %ring: tensor<8x64xbf16>, %i: index) {
+  // expected-error @+1 {{'rnn.project_piece' op expects a kernel of the input's element type 'bf16' (or, with f32 input, bf16 or int8), got 'f32'}}
+  %0 = rnn.project_piece %x[%i] kernel(%w)[%i] into %ring[%i] rows 4 width 16 : tensor<32x16xbf16>, tensor<16x64xf32>, tensor<8x64xbf16>
   return
 }
 

@@ -194,6 +194,14 @@ TEST(WeightsFileTest, PrintsParamTree) {
   llvm::raw_string_ostream oneOs(one);
   printParamTree(oneOs, ParamTree{{"w", Tensor{{}, {1.0f}}}});
   EXPECT_EQ(one, "w  float32[]\n1 array, 1 parameter, 4 bytes\n");
+
+  // Each array with the type it is held in (a bfloat16 array stays one).
+  std::string bf16;
+  llvm::raw_string_ostream bf16Os(bf16);
+  printParamTree(bf16Os, ParamTree{{"w", Tensor{{3},
+                                                {1.0f, 2.0f, 3.0f},
+                                                spec::ElementType::BFloat16}}});
+  EXPECT_EQ(bf16, "w  bfloat16[3]\n1 array, 3 parameters, 6 bytes\n");
 }
 
 } // namespace

@@ -19,6 +19,9 @@ enum class ElementType { Float32, BFloat16 };
 /// numpy's name for `type`, as the spec spells it: "float32", "bfloat16".
 const char *stringify(ElementType type);
 
+/// The bytes one value of `type` takes when stored: 4, 2.
+int byteWidth(ElementType type);
+
 } // namespace rnnc::spec
 
 #endif // RNN_SPEC_ELEMENTTYPE_H

@@ -13,18 +13,18 @@
 include "rnn/IR/RNNDialect.td"
 include "rnn/IR/RNNEnums.td"
 include "rnn/IR/RNNInterfaces.td"
+include "rnn/IR/RNNTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
-// Static shapes only: every size is fixed at compile time (run-time sizes are
-// scalar operands of the ops that take them), so a `?` is a verifier error
-// here rather than invalid IR several passes later.
-//
-// Element types (the verifiers, RNNCells.cpp): the activations (input and
-// carries) share one float type. A dense cell's params (kernels and biases)
-// share one too: the activations', or bf16 with f32 activations (Flax's
-// `param_dtype=bfloat16`: the lowering widens each param where it reads it,
-// and the maths is f32). ConvLSTM's params have the activations' type.
+// Operands (RNNTypes.td): input, carries and results are activation
+// tensors, a dense cell's kernels kernel tensors, ConvLSTM's kernels and
+// every bias weight tensors. The verifiers (RNNCells.cpp) tie the
+// activations to one type, and a dense cell's params (kernels and biases)
+// to one type too: the activations', or bf16 with f32 activations (Flax's
+// `param_dtype=bfloat16`: the lowering widens each param where it reads
+// it, and the maths is f32), or int8 kernels with f32 activations and
+// biases. ConvLSTM's params have the activations' type.
 //
 // Reduced-precision compute (Flax's `dtype=bfloat16`, docs/Semantics.md):
 // a dense cell with `compute_type = bf16` keeps f32 tensors but rounds to
@@ -32,17 +32,7 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 // `carry_type` (bf16 or f32, Flax's carry dtype, its `param_dtype`) says
 // whether the carries are held as bf16 values or stay f32, which decides
 // where the step's tail rounds.
-def RNN_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
-
-// A dense cell's kernels: floats as above, or int8 weights quantized per
-// output channel (`quantize: {weights: int8}`, an rnnc extension):
-// `!quant.uniform<i8<-127:127>:f32:1, {s_0, ..., s_{G*H-1}}>`, symmetric
-// (zero points 0), one f32 scale per column. The scales travel in the type,
-// so the ops keep their operands; the verifier checks the rest.
-def RNN_Int8PerChannel
-    : Type<CPred<"::mlir::rnn::isInt8PerChannelType($_self)">,
-           "int8 per-output-channel quantized type">;
-def RNN_KernelTensor : StaticShapeTensorOf<[AnyFloat, RNN_Int8PerChannel]>;
+//
 // `dynamic_int8` (a unit attribute of the dense cells, needs int8 kernels;
 // `quantize: {weights: int8, activations: dynamic}`): the left operand of
 // each matmul (input, h) is quantized per row at every step, symmetric, to
@@ -110,14 +100,14 @@ def RNN_LSTMCellOp : RNN_DenseCellOp<"lstm_cell", 4,
                  : tensor<8x40xf32>, tensor<8x64xf32>, tensor<40x256xf32>, tensor<64x256xf32>
     ```
   }];
-  let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$c,
-      RNN_FloatTensor:$h, RNN_KernelTensor:$wi, RNN_KernelTensor:$wh,
-      Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
+  let arguments = (ins RNN_ActivationTensor:$input, RNN_ActivationTensor:$c,
+      RNN_ActivationTensor:$h, RNN_KernelTensor:$wi, RNN_KernelTensor:$wh,
+      Optional<RNN_WeightTensor>:$bi, Optional<RNN_WeightTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
       OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type,
       UnitAttr:$dynamic_int8, UnitAttr:$projected_input);
-  let results = (outs RNN_FloatTensor:$new_c, RNN_FloatTensor:$new_h);
+  let results = (outs RNN_ActivationTensor:$new_c, RNN_ActivationTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $c `,` $h `)` `kernels` `(` $wi `,` $wh `)`
     (`projected_input` $projected_input^)?
@@ -144,14 +134,14 @@ def RNN_GRUCellOp : RNN_DenseCellOp<"gru_cell", 3,
     linen's `GRUCell` has a bias only on `hn`: `bh = [0, 0, bhn]`. nnx's
     `GRUCell` has none (`bh` absent).
   }];
-  let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$h,
+  let arguments = (ins RNN_ActivationTensor:$input, RNN_ActivationTensor:$h,
       RNN_KernelTensor:$wi, RNN_KernelTensor:$wh,
-      Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
+      Optional<RNN_WeightTensor>:$bi, Optional<RNN_WeightTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
       OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type,
       UnitAttr:$dynamic_int8, UnitAttr:$projected_input);
-  let results = (outs RNN_FloatTensor:$new_h);
+  let results = (outs RNN_ActivationTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
     (`projected_input` $projected_input^)?
@@ -178,15 +168,15 @@ def RNN_MGUCellOp : RNN_DenseCellOp<"mgu_cell", 2,
     Flax's `MGUCell` has `bh = [0, bhn]` with `reset_gate` and no `bh`
     without it.
   }];
-  let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$h,
+  let arguments = (ins RNN_ActivationTensor:$input, RNN_ActivationTensor:$h,
       RNN_KernelTensor:$wi, RNN_KernelTensor:$wh,
-      Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
+      Optional<RNN_WeightTensor>:$bi, Optional<RNN_WeightTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::sigmoid">:$gate_fn,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
       DefaultValuedAttr<BoolAttr, "true">:$reset_gate,
       OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type,
       UnitAttr:$dynamic_int8, UnitAttr:$projected_input);
-  let results = (outs RNN_FloatTensor:$new_h);
+  let results = (outs RNN_ActivationTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
     (`projected_input` $projected_input^)?
@@ -207,14 +197,14 @@ def RNN_SimpleCellOp : RNN_DenseCellOp<"simple_cell", 1,
     new_h = activation_fn(residual ? s + h : s)
     ```
   }];
-  let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$h,
+  let arguments = (ins RNN_ActivationTensor:$input, RNN_ActivationTensor:$h,
       RNN_KernelTensor:$wi, RNN_KernelTensor:$wh,
-      Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh,
+      Optional<RNN_WeightTensor>:$bi, Optional<RNN_WeightTensor>:$bh,
       DefaultValuedAttr<RNN_ActivationAttr, "Activation::tanh">:$activation_fn,
       UnitAttr:$residual,
       OptionalAttr<TypeAttr>:$compute_type, OptionalAttr<TypeAttr>:$carry_type,
       UnitAttr:$dynamic_int8, UnitAttr:$projected_input);
-  let results = (outs RNN_FloatTensor:$new_h);
+  let results = (outs RNN_ActivationTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $h `)` `kernels` `(` $wi `,` $wh `)`
     (`projected_input` $projected_input^)?
@@ -247,10 +237,10 @@ def RNN_ConvLSTMCellOp : RNN_CellOp<"conv_lstm_cell", 4,
 
     `input` is `(*batch, *spatial, C)`, the carries `(*batch, *spatial, F)`.
   }];
-  let arguments = (ins RNN_FloatTensor:$input, RNN_FloatTensor:$c,
-      RNN_FloatTensor:$h, RNN_FloatTensor:$wi, RNN_FloatTensor:$wh,
-      Optional<RNN_FloatTensor>:$bi, Optional<RNN_FloatTensor>:$bh);
-  let results = (outs RNN_FloatTensor:$new_c, RNN_FloatTensor:$new_h);
+  let arguments = (ins RNN_ActivationTensor:$input, RNN_ActivationTensor:$c,
+      RNN_ActivationTensor:$h, RNN_WeightTensor:$wi, RNN_WeightTensor:$wh,
+      Optional<RNN_WeightTensor>:$bi, Optional<RNN_WeightTensor>:$bh);
+  let results = (outs RNN_ActivationTensor:$new_c, RNN_ActivationTensor:$new_h);
   let assemblyFormat = [{
     `(` $input `,` $c `,` $h `)` `kernels` `(` $wi `,` $wh `)`
     (`input_bias` `(` $bi^ `:` type($bi) `)`)?

@@ -29,7 +29,7 @@ def RNN_Dialect : Dialect {
     `wh : H x G*H`; each op documents its gate order. Because weights are
     values, passes can fold, fuse and pre-pack them.
   }];
-  // Int8 kernels are tensors of quant's per-axis type (RNNCells.td).
+  // Int8 kernels are tensors of quant's per-axis type (RNNTypes.td).
   let dependentDialects = ["::mlir::quant::QuantDialect"];
   let useDefaultAttributePrinterParser = 1;
   // The rnn.* discardable attributes are contracts between stages; each is

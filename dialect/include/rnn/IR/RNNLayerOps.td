@@ -13,6 +13,7 @@
 
 include "rnn/IR/RNNDialect.td"
 include "rnn/IR/RNNEnums.td"
+include "rnn/IR/RNNTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def RNN_DenseOp : RNN_Op<"dense", [Pure]> {
@@ -29,10 +30,10 @@ def RNN_DenseOp : RNN_Op<"dense", [Pure]> {
            : tensor<8x64xf32>, tensor<64x32xf32> -> tensor<8x32xf32>
     ```
   }];
-  let arguments = (ins RNN_FloatTensor:$input, RNN_KernelTensor:$kernel,
-      Optional<RNN_FloatTensor>:$bias,
+  let arguments = (ins RNN_ActivationTensor:$input, RNN_KernelTensor:$kernel,
+      Optional<RNN_WeightTensor>:$bias,
       OptionalAttr<RNN_ActivationAttr>:$activation);
-  let results = (outs RNN_FloatTensor:$result);
+  let results = (outs RNN_ActivationTensor:$result);
   let assemblyFormat = [{
     $input `,` $kernel (`bias` `(` $bias^ `:` type($bias) `)`)?
     (`activation` $activation^)?
@@ -53,8 +54,8 @@ def RNN_ActivationOp : RNN_Op<"activation",
     %y = rnn.activation <log_softmax> %x : tensor<8x100x27xf32>
     ```
   }];
-  let arguments = (ins RNN_ActivationAttr:$fn, RNN_FloatTensor:$input);
-  let results = (outs RNN_FloatTensor:$result);
+  let arguments = (ins RNN_ActivationAttr:$fn, RNN_ActivationTensor:$input);
+  let results = (outs RNN_ActivationTensor:$result);
   let assemblyFormat = "$fn $input attr-dict `:` type($input)";
   let hasVerifier = 1;
 }
@@ -77,10 +78,10 @@ def RNN_LayerNormOp : RNN_Op<"layer_norm",
            epsilon 1.0e-06 : tensor<8x100x64xf32>
     ```
   }];
-  let arguments = (ins RNN_FloatTensor:$input,
-      Optional<RNN_FloatTensor>:$scale, Optional<RNN_FloatTensor>:$bias,
+  let arguments = (ins RNN_ActivationTensor:$input,
+      Optional<RNN_WeightTensor>:$scale, Optional<RNN_WeightTensor>:$bias,
       F64Attr:$epsilon);
-  let results = (outs RNN_FloatTensor:$result);
+  let results = (outs RNN_ActivationTensor:$result);
   let assemblyFormat = [{
     $input (`scale` `(` $scale^ `:` type($scale) `)`)?
     (`bias` `(` $bias^ `:` type($bias) `)`)? `epsilon` $epsilon
@@ -108,10 +109,10 @@ def RNN_PoolOp : RNN_Op<"pool", [Pure]> {
            {num_batch_dims = 1 : i64} : tensor<8x100x64xf32> -> tensor<8x64xf32>
     ```
   }];
-  let arguments = (ins RNN_PoolKindAttr:$kind, RNN_FloatTensor:$input,
-      Optional<StaticShapeTensorOf<[I32]>>:$seq_lengths, I64Attr:$num_batch_dims,
+  let arguments = (ins RNN_PoolKindAttr:$kind, RNN_ActivationTensor:$input,
+      Optional<RNN_LengthsTensor>:$seq_lengths, I64Attr:$num_batch_dims,
       UnitAttr:$time_major);
-  let results = (outs RNN_FloatTensor:$result);
+  let results = (outs RNN_ActivationTensor:$result);
   let assemblyFormat = [{
     $kind $input (`lengths` `(` $seq_lengths^ `:` type($seq_lengths) `)`)?
     (`time_major` $time_major^)? attr-dict `:` type($input) `->` type($result)
@@ -137,9 +138,9 @@ def RNN_EmbedOp : RNN_Op<"embed", [Pure]> {
            -> tensor<4x50x16xf32>
     ```
   }];
-  let arguments = (ins StaticShapeTensorOf<[I32]>:$ids,
-      RNN_FloatTensor:$embedding);
-  let results = (outs RNN_FloatTensor:$result);
+  let arguments = (ins RNN_TokenIdsTensor:$ids,
+      RNN_WeightTensor:$embedding);
+  let results = (outs RNN_ActivationTensor:$result);
   let assemblyFormat = [{
     $ids `,` $embedding attr-dict `:` type($ids) `,` type($embedding) `->`
     type($result)

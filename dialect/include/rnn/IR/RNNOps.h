@@ -16,7 +16,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::rnn {
-/// True for the element type of int8 kernels (RNNCells.td): quant's per-axis
+/// True for the element type of int8 kernels (RNNTypes.td): quant's per-axis
 /// uniform type with signed i8 storage in [-127, 127], f32 expressed type,
 /// zero points 0 and the last dim as its axis (the scales' count and the
 /// axis against the kernel's shape are the cell verifier's).

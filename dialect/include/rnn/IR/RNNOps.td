@@ -7,11 +7,10 @@ include "rnn/IR/RNNDialect.td"
 include "rnn/IR/RNNEnums.td"
 include "rnn/IR/RNNCells.td"
 include "rnn/IR/RNNLayerOps.td"
+include "rnn/IR/RNNTypes.td"
 include "mlir/IR/RegionKindInterface.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
-
-def RNN_LengthsTensor : StaticShapeTensorOf<[I32]>;
 
 //===----------------------------------------------------------------------===//
 // Layers
@@ -84,9 +83,9 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
     }
     ```
   }];
-  let arguments = (ins RNN_FloatTensor:$input,
+  let arguments = (ins RNN_ActivationTensor:$input,
       Optional<RNN_LengthsTensor>:$seq_lengths,
-      Variadic<RNN_FloatTensor>:$init,
+      Variadic<RNN_ActivationTensor>:$init,
       Optional<Index>:$steps,
       Optional<Index>:$rows,
       I64Attr:$num_batch_dims,
@@ -94,8 +93,8 @@ def RNN_ScanOp : RNN_Op<"scan", [RecursiveMemoryEffects,
       UnitAttr:$zero_padded_outputs,
       DefaultValuedAttr<I64Attr, "1">:$unroll,
       OptionalAttr<I64Attr>:$overlap_rows);
-  let results = (outs RNN_FloatTensor:$outputs,
-      Variadic<RNN_FloatTensor>:$final_carry);
+  let results = (outs RNN_ActivationTensor:$outputs,
+      Variadic<RNN_ActivationTensor>:$final_carry);
   let regions = (region SizedRegion<1>:$body);
   let builders = [
     // A scan without a code-generation decision (`overlap_rows`), as the
@@ -154,18 +153,18 @@ def RNN_BidirectionalOp : RNN_Op<"bidirectional", [RecursiveMemoryEffects,
     means what it means on `rnn.scan`, and so does `rows` (both scans run
     the actual rows).
   }];
-  let arguments = (ins RNN_FloatTensor:$input,
+  let arguments = (ins RNN_ActivationTensor:$input,
       Optional<RNN_LengthsTensor>:$seq_lengths,
-      Variadic<RNN_FloatTensor>:$forward_init,
-      Variadic<RNN_FloatTensor>:$backward_init,
+      Variadic<RNN_ActivationTensor>:$forward_init,
+      Variadic<RNN_ActivationTensor>:$backward_init,
       Optional<Index>:$rows,
       RNN_MergeAttr:$merge, I64Attr:$num_batch_dims,
       UnitAttr:$time_major, UnitAttr:$zero_padded_outputs,
       DefaultValuedAttr<I64Attr, "1">:$forward_unroll,
       DefaultValuedAttr<I64Attr, "1">:$backward_unroll);
-  let results = (outs RNN_FloatTensor:$outputs,
-      Variadic<RNN_FloatTensor>:$forward_carry,
-      Variadic<RNN_FloatTensor>:$backward_carry);
+  let results = (outs RNN_ActivationTensor:$outputs,
+      Variadic<RNN_ActivationTensor>:$forward_carry,
+      Variadic<RNN_ActivationTensor>:$backward_carry);
   let regions = (region SizedRegion<1>:$forward, SizedRegion<1>:$backward);
   let assemblyFormat = [{
     $input (`lengths` `(` $seq_lengths^ `:` type($seq_lengths) `)`)?
@@ -188,8 +187,8 @@ def RNN_BidirectionalOp : RNN_Op<"bidirectional", [RecursiveMemoryEffects,
 def RNN_YieldOp : RNN_Op<"yield", [Pure, Terminator, ReturnLike,
     ParentOneOf<["ScanOp", "BidirectionalOp"]>]> {
   let summary = "ends a scan body with the new carry and the step's output";
-  let arguments = (ins Variadic<RNN_FloatTensor>:$carry,
-      RNN_FloatTensor:$output);
+  let arguments = (ins Variadic<RNN_ActivationTensor>:$carry,
+      RNN_ActivationTensor:$output);
   let assemblyFormat = [{
     `carry` `(` $carry `:` type($carry) `)`
     `output` `(` $output `:` type($output) `)` attr-dict
@@ -206,9 +205,9 @@ def RNN_MergeOp : RNN_Op<"merge", [Pure]> {
     `concat` joins `lhs` and `rhs` on the last axis (`lhs` first); `add`,
     `mul` and `mean` (`(lhs + rhs) / 2`) are element-wise on equal shapes.
   }];
-  let arguments = (ins RNN_MergeAttr:$kind, RNN_FloatTensor:$lhs,
-      RNN_FloatTensor:$rhs);
-  let results = (outs RNN_FloatTensor:$result);
+  let arguments = (ins RNN_MergeAttr:$kind, RNN_ActivationTensor:$lhs,
+      RNN_ActivationTensor:$rhs);
+  let results = (outs RNN_ActivationTensor:$result);
   let assemblyFormat = [{
     $kind $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
@@ -225,10 +224,10 @@ def RNN_FlipSequencesOp : RNN_Op<"flip_sequences",
     block after it. Without `seq_lengths` the whole time axis is reversed.
     The op is an involution for fixed lengths.
   }];
-  let arguments = (ins RNN_FloatTensor:$input,
+  let arguments = (ins RNN_ActivationTensor:$input,
       Optional<RNN_LengthsTensor>:$seq_lengths,
       I64Attr:$num_batch_dims, UnitAttr:$time_major);
-  let results = (outs RNN_FloatTensor:$result);
+  let results = (outs RNN_ActivationTensor:$result);
   let assemblyFormat = [{
     $input (`lengths` `(` $seq_lengths^ `:` type($seq_lengths) `)`)?
     (`time_major` $time_major^)? attr-dict `:` type($input)
@@ -256,9 +255,9 @@ def RNN_SelectLastCarryOp : RNN_Op<"select_last_carry",
     IR that does hold stacked carries (written by hand, or produced by
     another front end); it bufferizes into `rnnrt_select_last_carry_f32`.
   }];
-  let arguments = (ins RNN_FloatTensor:$carries, RNN_LengthsTensor:$seq_lengths,
-      RNN_FloatTensor:$initial);
-  let results = (outs RNN_FloatTensor:$result);
+  let arguments = (ins RNN_ActivationTensor:$carries,
+      RNN_LengthsTensor:$seq_lengths, RNN_ActivationTensor:$initial);
+  let results = (outs RNN_ActivationTensor:$result);
   let assemblyFormat = [{
     $carries `,` $seq_lengths `,` $initial attr-dict `:` type($carries) `,`
     type($seq_lengths) `,` type($initial)
@@ -303,9 +302,9 @@ def RNN_ProjectOp : RNN_Op<"project", [Pure]> {
             : tensor<8x100x40xf32>, tensor<40x192xf32> -> tensor<8x100x192xf32>
     ```
   }];
-  let arguments = (ins RNN_FloatTensor:$input, RNN_KernelTensor:$kernel,
+  let arguments = (ins RNN_ActivationTensor:$input, RNN_KernelTensor:$kernel,
       UnitAttr:$dynamic_int8, OptionalAttr<TypeAttr>:$compute_type);
-  let results = (outs RNN_FloatTensor:$result);
+  let results = (outs RNN_ActivationTensor:$result);
   let assemblyFormat = [{
     $input `kernel` `(` $kernel `)` (`dynamic_int8` $dynamic_int8^)?
     attr-dict `:` type($input) `,` type($kernel) `->` type($result)
@@ -342,10 +341,10 @@ def RNN_ProjectPieceOp : RNN_Op<"project_piece", [Pure,
                : tensor<64x32xf32>, tensor<32x128xf32>, tensor<16x128xf32>
     ```
   }];
-  let arguments = (ins RNN_FloatTensor:$input, RNN_KernelTensor:$kernel,
-      RNN_FloatTensor:$ring, Index:$first, Index:$column, Index:$ring_row,
-      I64Attr:$rows, I64Attr:$width, Optional<RNN_FloatTensor>:$beside);
-  let results = (outs RNN_FloatTensor:$result);
+  let arguments = (ins RNN_ActivationTensor:$input, RNN_KernelTensor:$kernel,
+      RNN_ActivationTensor:$ring, Index:$first, Index:$column, Index:$ring_row,
+      I64Attr:$rows, I64Attr:$width, Optional<RNN_ActivationTensor>:$beside);
+  let results = (outs RNN_ActivationTensor:$result);
   let assemblyFormat = [{
     $input `[` $first `]` `kernel` `(` $kernel `)` `[` $column `]`
     `into` $ring `[` $ring_row `]` `rows` $rows `width` $width
