@@ -113,9 +113,8 @@ func.func @zero_accumulator(%h: tensor<16x64xf32>, %w: tensor<64x128xf32>) -> te
 // SMALL: vector.contract {{.*}} : vector<4x1xf32>, vector<1x8xf32> into vector<4x8xf32>
 // SMALL-NOT: scf.yield
 // SMALL: vector.contract {{.*}} : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
-func.func @shared_k_loop(%x: tensor<4x16xf32>, %wi: tensor<16x256xf32>, %col: index, %h: tensor<1x16xf32>, %wh: tensor<16x256xf32>, %p: tensor<4x64xf32>, %g: tensor<1x256xf32>, %first: tensor<4x256xf32>) -> (tensor<4x64xf32>, tensor<1x256xf32>, tensor<4x256xf32>) {
-  %piece = tensor.extract_slice %wi[0, %col] [16, 64] [1, 1] : tensor<16x256xf32> to tensor<16x64xf32>
-  %0:2 = rnn.shared_k_matmuls ins(%x, %piece : tensor<4x16xf32>, tensor<16x64xf32>) outs(%p : tensor<4x64xf32>), ins(%h, %wh : tensor<1x16xf32>, tensor<16x256xf32>) outs(%g : tensor<1x256xf32>)
+func.func @shared_k_loop(%x: tensor<4x16xf32>, %wi: tensor<16x256xf32>, %piece: index, %h: tensor<1x16xf32>, %wh: tensor<16x256xf32>, %p: tensor<4x64xf32>, %g: tensor<1x256xf32>, %first: tensor<4x256xf32>) -> (tensor<4x64xf32>, tensor<1x256xf32>, tensor<4x256xf32>) {
+  %0:2 = rnn.shared_k_matmuls ins(%x, %wi[%piece] : tensor<4x16xf32>, tensor<16x256xf32>) outs(%p : tensor<4x64xf32>), ins(%h, %wh : tensor<1x16xf32>, tensor<16x256xf32>) outs(%g : tensor<1x256xf32>)
   %2 = linalg.matmul ins(%x, %wi : tensor<4x16xf32>, tensor<16x256xf32>) outs(%first : tensor<4x256xf32>) -> tensor<4x256xf32>
   return %0#0, %0#1, %2 : tensor<4x64xf32>, tensor<1x256xf32>, tensor<4x256xf32>
 }
@@ -138,7 +137,8 @@ func.func @shared_k_loop(%x: tensor<4x16xf32>, %wi: tensor<16x256xf32>, %col: in
 // LANES4:   vector.contract {{.*}} : vector<1x1xf32>, vector<1x16xf32> into vector<1x16xf32>
 // LANES4-NOT: linalg.matmul
 func.func @shared_k_loop_narrow(%x: tensor<4x16xf32>, %wi: tensor<16x4xf32>, %h: tensor<1x16xf32>, %wh: tensor<16x16xf32>, %p: tensor<4x4xf32>, %g: tensor<1x16xf32>) -> (tensor<4x4xf32>, tensor<1x16xf32>) {
-  %0:2 = rnn.shared_k_matmuls ins(%x, %wi : tensor<4x16xf32>, tensor<16x4xf32>) outs(%p : tensor<4x4xf32>), ins(%h, %wh : tensor<1x16xf32>, tensor<16x16xf32>) outs(%g : tensor<1x16xf32>)
+  %c0 = arith.constant 0 : index
+  %0:2 = rnn.shared_k_matmuls ins(%x, %wi[%c0] : tensor<4x16xf32>, tensor<16x4xf32>) outs(%p : tensor<4x4xf32>), ins(%h, %wh : tensor<1x16xf32>, tensor<16x16xf32>) outs(%g : tensor<1x16xf32>)
   return %0#0, %0#1 : tensor<4x4xf32>, tensor<1x16xf32>
 }
 

@@ -53,34 +53,46 @@ func.func @shared_mirrored(%x: tensor<1x2xf32>, %acc: tensor<1x4xf32>) -> (tenso
 
 // -----
 
-/// A block of the weights' columns at a dynamic offset (a piece of an
-/// overlapped projection), read in blocks of 2: each block's rows are read
-/// as one panel of the packed constant, at the piece's offset plus the
-/// block's, before the loop over k. The piece's offset is a multiple of
-/// 4 columns.
+/// The first product of an rnn.shared_k_matmuls (a piece of an overlapped
+/// projection) reads column block %piece of 4 columns: aligned by
+/// construction, so read in blocks of 2 (dividing 4), each block's rows
+/// are read as one panel of the packed constant, at the piece's first
+/// column (%piece x 4) plus the block's, before the loop over k.
 
 // CHECK-LABEL: func.func @column_block
 // SWEEP-LABEL: func.func @column_block
 // CHECK-DAG: %[[PACKED:.*]] = arith.constant dense<{{\[\[\[}}0.000000e+00, 1.000000e+00], [8.000000e+00, 9.000000e+00]], {{\[\[}}2.000000e+00, 3.000000e+00], [1.000000e+01, 1.100000e+01]], {{\[\[}}4.000000e+00, 5.000000e+00], [1.200000e+01, 1.300000e+01]], {{\[\[}}6.000000e+00, 7.000000e+00], [1.400000e+01, 1.500000e+01]]]> : tensor<4x2x2xf32>
-// CHECK-DAG: %[[BLOCK:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[BLOCK:.*]] = arith.muli %[[PIECE:[^,]*]], %[[C4]] : index
 // CHECK: scf.for %[[J:[^ ]+]] =
 // CHECK:   %[[COLUMN:.*]] = arith.addi %[[BLOCK]], %[[J]] : index
 // CHECK:   %[[PANEL:.*]] = arith.divui %[[COLUMN]], %{{.*}} : index
 // CHECK:   tensor.extract_slice %[[PACKED]][%[[PANEL]], 0, 0] [1, 2, 2] [1, 1, 1] : tensor<4x2x2xf32> to tensor<2x2xf32>
 // CHECK-NOT: tensor<2x8xf32>
-func.func @column_block(%piece: index, %x: tensor<1x2xf32>, %acc: tensor<1x4xf32>) -> tensor<1x4xf32> {
+func.func @column_block(%piece: index, %x: tensor<1x2xf32>, %acc: tensor<1x4xf32>, %h: tensor<1x2xf32>, %wh: tensor<2x2xf32>, %g: tensor<1x2xf32>) -> (tensor<1x4xf32>, tensor<1x2xf32>) {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0]]> : tensor<2x8xf32>
+  %0:2 = rnn.shared_k_matmuls ins(%x, %w[%piece] : tensor<1x2xf32>, tensor<2x8xf32>) outs(%acc : tensor<1x4xf32>), ins(%h, %wh : tensor<1x2xf32>, tensor<2x2xf32>) outs(%g : tensor<1x2xf32>)
+  return %0#0, %0#1 : tensor<1x4xf32>, tensor<1x2xf32>
+}
+
+// -----
+
+/// Left alone: a block of columns at an offset the IR does not give as a
+/// block index, whether or not it is a multiple of the width (4 i, 3 i).
+
+// CHECK-LABEL: func.func @negative_column_block_not_indexed
+// CHECK: arith.constant dense<{{.*}}> : tensor<2x8xf32>
+// CHECK-NOT: tensor<4x2x2xf32>
+func.func @negative_column_block_not_indexed(%i: index, %x: tensor<1x2xf32>, %acc: tensor<1x4xf32>) -> tensor<1x4xf32> {
   %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0]]> : tensor<2x8xf32>
   %c4 = arith.constant 4 : index
-  %column = arith.muli %piece, %c4 : index
+  %column = arith.muli %i, %c4 : index
   %block = tensor.extract_slice %w[0, %column] [2, 4] [1, 1] : tensor<2x8xf32> to tensor<2x4xf32>
   %0 = linalg.matmul ins(%x, %block : tensor<1x2xf32>, tensor<2x4xf32>) outs(%acc : tensor<1x4xf32>) -> tensor<1x4xf32>
   return %0 : tensor<1x4xf32>
 }
 
 // -----
-
-/// Left alone: a block of columns whose offset is not a multiple of the
-/// width (3 i).
 
 // CHECK-LABEL: func.func @negative_column_block_misaligned
 // CHECK: arith.constant dense<{{.*}}> : tensor<2x8xf32>

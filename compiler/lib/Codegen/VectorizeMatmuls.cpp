@@ -452,17 +452,39 @@ sharedColumnBlocks(ArrayRef<linalg::MatmulOp> group, int64_t accumulators,
   return std::nullopt;
 }
 
-/// Replaces `pair` by its two products as `linalg.matmul`s, in its place.
-std::array<linalg::MatmulOp, 2> expandPair(RewriterBase &rewriter,
-                                           rnn::SharedKMatmulsOp pair) {
+/// Replaces `pair` by its two products as `linalg.matmul`s, in its place,
+/// the first on its block of columns of its weights (a slice at `block x
+/// n`, or the weights when they are the block). Adds that slice to
+/// `columnBlocks`: it starts at a multiple of its width by construction.
+std::array<linalg::MatmulOp, 2>
+expandPair(RewriterBase &rewriter, rnn::SharedKMatmulsOp pair,
+           llvm::SmallPtrSetImpl<Operation *> &columnBlocks) {
   rewriter.setInsertionPoint(pair);
+  Location loc = pair.getLoc();
   auto product = [&](Value lhs, Value rhs, Value acc) {
-    return linalg::MatmulOp::create(rewriter, pair.getLoc(),
-                                    TypeRange{acc.getType()},
+    return linalg::MatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
                                     ValueRange{lhs, rhs}, ValueRange{acc});
   };
+  Value weights = pair.getFirstRhs();
+  auto weightsType = cast<RankedTensorType>(weights.getType());
+  int64_t depth = weightsType.getDimSize(0);
+  int64_t width =
+      cast<RankedTensorType>(pair.getFirstAcc().getType()).getDimSize(1);
+  if (width != weightsType.getDimSize(1)) {
+    OpFoldResult column =
+        rnn::buildBlockColumn(rewriter, loc, pair.getFirstBlock(), width);
+    auto block = tensor::ExtractSliceOp::create(
+        rewriter, loc,
+        RankedTensorType::get({depth, width}, weightsType.getElementType()),
+        weights, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), column},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(depth),
+                               rewriter.getIndexAttr(width)},
+        SmallVector<OpFoldResult>(2, rewriter.getIndexAttr(1)));
+    columnBlocks.insert(block);
+    weights = block;
+  }
   std::array<linalg::MatmulOp, 2> matmuls{
-      product(pair.getFirstLhs(), pair.getFirstRhs(), pair.getFirstAcc()),
+      product(pair.getFirstLhs(), weights, pair.getFirstAcc()),
       product(pair.getSecondLhs(), pair.getSecondRhs(), pair.getSecondAcc())};
   rewriter.replaceOp(pair, {matmuls[0].getResult(0), matmuls[1].getResult(0)});
   return matmuls;
@@ -504,8 +526,9 @@ struct RNNVectorizeMatmulsPass
     // tiled alike and then fused loop by loop (column blocks, row blocks,
     // k).
     SmallVector<std::array<linalg::MatmulOp, 2>> pairs;
+    llvm::SmallPtrSet<Operation *, 8> alignedBlocks;
     getOperation()->walk([&](rnn::SharedKMatmulsOp pair) {
-      pairs.push_back(expandPair(rewriter, pair));
+      pairs.push_back(expandPair(rewriter, pair, alignedBlocks));
     });
     // Shared loops have no bf16 dot block.
     for (std::array<linalg::MatmulOp, 2> &group : pairs)
@@ -551,7 +574,8 @@ struct RNNVectorizeMatmulsPass
       if (!plans.contains(op))
         plans[op] = planBlocks(op, weightWidths);
     llvm::MapVector<arith::ConstantOp, rnn::PackedWeights> packed;
-    for (auto [constant, layout] : rnn::decidePanelLayouts(plans, pairBF16Lanes)) {
+    for (auto [constant, layout] :
+         rnn::decidePanelLayouts(plans, alignedBlocks, pairBF16Lanes)) {
       OpBuilder b(constant);
       auto value = cast<DenseElementsAttr>(constant.getValue());
       packed[constant] = {

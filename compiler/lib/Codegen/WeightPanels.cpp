@@ -2,8 +2,6 @@
 
 #include "WeightPanels.h"
 
-#include "MatmulMatchers.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -191,9 +189,10 @@ rnn::WeightsSource rnn::weightsSource(linalg::MatmulOp op) {
   return {weights.getDefiningOp<arith::ConstantOp>(), columnBlock};
 }
 
-llvm::MapVector<arith::ConstantOp, rnn::PanelLayout>
-rnn::decidePanelLayouts(const llvm::MapVector<linalg::MatmulOp, BlockPlan> &plans,
-                        int64_t pairBF16Lanes) {
+llvm::MapVector<arith::ConstantOp, rnn::PanelLayout> rnn::decidePanelLayouts(
+    const llvm::MapVector<linalg::MatmulOp, BlockPlan> &plans,
+    const llvm::SmallPtrSetImpl<Operation *> &alignedBlocks,
+    int64_t pairBF16Lanes) {
   // The constants planned blocks read, in the order of their readers.
   llvm::SetVector<Operation *> constants;
   for (const auto &entry : plans)
@@ -229,9 +228,9 @@ rnn::decidePanelLayouts(const llvm::MapVector<linalg::MatmulOp, BlockPlan> &plan
         readers.push_back(*plan);
         continue;
       }
+      // A block of columns at an offset the IR says is aligned.
       auto block = dyn_cast<tensor::ExtractSliceOp>(use.getOwner());
-      readable &=
-          block && block.hasUnitStride() && block.getType().getRank() == 2;
+      readable &= block && alignedBlocks.contains(block);
       if (!readable)
         break;
       columnBlocks.push_back(block);
@@ -250,7 +249,7 @@ rnn::decidePanelLayouts(const llvm::MapVector<linalg::MatmulOp, BlockPlan> &plan
         !llvm::all_of(readers,
                       [&](const BlockPlan &plan) { return plan.n == width; }) ||
         !llvm::all_of(columnBlocks, [&](tensor::ExtractSliceOp block) {
-          return isMultipleOf(block.getMixedOffsets()[1], width);
+          return block.getType().getDimSize(1) % width == 0;
         }))
       continue;
     PanelLayout layout{width};

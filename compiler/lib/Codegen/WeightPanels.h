@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::rnn {
 
@@ -51,14 +52,16 @@ struct WeightsSource {
 WeightsSource weightsSource(linalg::MatmulOp op);
 
 /// The layout of each constant whose every use is read by vector blocks of
-/// `plans` of one width n < N: directly, or through one block of its
-/// columns at a multiple of n (an overlapped step's piece of a projection,
-/// the one offset the tiler does not build). k pairs when every reader is
-/// a bf16 dot block (even for n = N); bf16 columns paired for
-/// `pairBF16Lanes` when every reader widens them whole. A splat needs no
-/// order.
+/// `plans` of one width n < N: directly, or through one of
+/// `alignedBlocks`, slices that are a block of its columns by construction
+/// (an rnn.shared_k_matmuls' first weights: block index x width, the one
+/// offset the tiler does not build) of a width that n divides. k pairs
+/// when every reader is a bf16 dot block (even for n = N); bf16 columns
+/// paired for `pairBF16Lanes` when every reader widens them whole. A splat
+/// needs no order.
 llvm::MapVector<arith::ConstantOp, PanelLayout>
 decidePanelLayouts(const llvm::MapVector<linalg::MatmulOp, BlockPlan> &plans,
+                   const llvm::SmallPtrSetImpl<Operation *> &alignedBlocks,
                    int64_t pairBF16Lanes);
 
 /// `weights` [K, N] stored in `layout`. Values are moved, not changed.

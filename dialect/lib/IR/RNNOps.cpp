@@ -3,6 +3,7 @@
 #include "rnn/IR/RNNOps.h"
 #include "rnn/IR/RNNShapes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
@@ -438,6 +439,16 @@ LogicalResult ProjectOp::verify() {
 // ProjectPieceOp
 //===----------------------------------------------------------------------===//
 
+OpFoldResult mlir::rnn::buildBlockColumn(OpBuilder &b, Location loc,
+                                         Value block, int64_t width) {
+  APInt index;
+  if (matchPattern(block, m_ConstantInt(&index)))
+    return b.getIndexAttr(index.getSExtValue() * width);
+  return arith::MulIOp::create(b, loc, block,
+                               arith::ConstantIndexOp::create(b, loc, width))
+      .getResult();
+}
+
 LogicalResult ProjectPieceOp::verify() {
   RankedTensorType input = tensorType(getInput()),
                    kernel = tensorType(getKernel()),
@@ -483,9 +494,11 @@ LogicalResult ProjectPieceOp::verify() {
 // SharedKMatmulsOp
 //===----------------------------------------------------------------------===//
 
-/// `lhs` [m, k] x `rhs` [k, n] into `acc` [m, n]; returns k, or fails.
+/// `lhs` [m, k] x `rhs` [k, n] into `acc` [m, n] (with `columnBlock`, a
+/// block of n columns of `rhs` [k, N]); returns k, or fails.
 static FailureOr<int64_t> verifyProduct(Operation *op, StringRef which,
-                                        Value lhs, Value rhs, Value acc) {
+                                        Value lhs, Value rhs, Value acc,
+                                        bool columnBlock = false) {
   RankedTensorType lhsType = tensorType(lhs), rhsType = tensorType(rhs),
                    accType = tensorType(acc);
   if (lhsType.getRank() != 2 || rhsType.getRank() != 2 ||
@@ -495,17 +508,21 @@ static FailureOr<int64_t> verifyProduct(Operation *op, StringRef which,
            << rhsType << " into " << accType;
   ArrayRef<int64_t> m = lhsType.getShape(), r = rhsType.getShape(),
                     a = accType.getShape();
-  if (m[1] != r[0] || a[0] != m[0] || a[1] != r[1])
+  bool columns = columnBlock ? a[1] > 0 && r[1] % a[1] == 0 : a[1] == r[1];
+  if (m[1] != r[0] || a[0] != m[0] || !columns)
     return op->emitOpError("expects the ")
-           << which << " product [m, k] x [k, n] into [m, n], got "
-           << formatShape(m) << " x " << formatShape(r) << " into "
-           << formatShape(a);
+           << which << " product [m, k] x "
+           << (columnBlock ? "a block of n columns of [k, N] (n dividing N)"
+                           : "[k, n]")
+           << " into [m, n], got " << formatShape(m) << " x " << formatShape(r)
+           << " into " << formatShape(a);
   return m[1];
 }
 
 LogicalResult SharedKMatmulsOp::verify() {
-  FailureOr<int64_t> first = verifyProduct(*this, "first", getFirstLhs(),
-                                           getFirstRhs(), getFirstAcc());
+  FailureOr<int64_t> first =
+      verifyProduct(*this, "first", getFirstLhs(), getFirstRhs(), getFirstAcc(),
+                    /*columnBlock=*/true);
   if (failed(first))
     return failure();
   FailureOr<int64_t> second = verifyProduct(*this, "second", getSecondLhs(),

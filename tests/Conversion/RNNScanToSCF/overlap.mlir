@@ -7,8 +7,8 @@
 /// T = 32, its LSTM's projection [32, 16] x [16, 64]. Projected rows live
 /// in a ring of 2 x 4 rows: the first 4 rows are projected before the loop
 /// (a piece of the whole width); steps [0, 28) copy row t % 8 out of the
-/// ring and compute piece t % 4 (columns 16 (t % 4)) of rows 4 (t / 4 + 1)
-/// into the other half, beside the step's cell; steps [28, 32) only read
+/// ring and compute piece t % 4 (column block t % 4 of width 16) of rows
+/// 4 (t / 4 + 1) into the other half, beside the step's cell; steps [28, 32) only read
 /// the ring. The whole projection is never computed.
 
 // CHECK-LABEL: func.func @overlapped
@@ -22,9 +22,9 @@
 // CHECK:   %[[COPY:.*]] = linalg.copy ins(%[[ROW]] : tensor<1x64xf32>)
 // CHECK:   %[[FROM:.*]] = arith.muli
 // CHECK:   %[[HALF:.*]] = arith.muli
-// CHECK:   %[[COLUMN:.*]] = arith.muli
+// CHECK:   %[[PIECE:.*]] = arith.remui %[[T]]
 // CHECK:   %{{.*}}, %[[H1:.*]] = rnn.lstm_cell(%[[COPY]], %{{.*}}, %{{.*}}) kernels(%[[WI]], %{{.*}}) projected_input
-// CHECK:   %[[NEXT:.*]] = rnn.project_piece %[[ROWS]][%[[FROM]]] kernel(%[[WI]]) [%[[COLUMN]]] into %[[R]][%[[HALF]]] rows 4 width 16 beside(%[[H1]] : tensor<1x16xf32>)
+// CHECK:   %[[NEXT:.*]] = rnn.project_piece %[[ROWS]][%[[FROM]]] kernel(%[[WI]]) [%[[PIECE]]] into %[[R]][%[[HALF]]] rows 4 width 16 beside(%[[H1]] : tensor<1x16xf32>)
 // CHECK:   scf.yield {{.*}}, %[[NEXT]] :
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK:   tensor.extract_slice %[[MAIN]]#3[%{{.*}}, 0] [1, 64] [1, 1] : tensor<8x64xf32> to tensor<1x64xf32>
@@ -49,8 +49,8 @@
 // LEAN-NOT: rnn.project_piece
 
 /// Lowered to linalg, the piece and the step's recurrent product are one
-/// rnn.shared_k_matmuls (one depth, 16), the piece written in place into
-/// the ring; the last steps' recurrent product is a matmul of its own.
+/// rnn.shared_k_matmuls (one depth, 16) whose first product reads column
+/// block t % 4 of the kernel, the piece written in place into the ring; the last steps' recurrent product is a matmul of its own.
 // LINALG-LABEL: func.func @overlapped
 // LINALG-SAME: (%[[X:[^:]+]]: tensor<1x32x16xf32>, %[[WI:[^:]+]]: tensor<16x64xf32>, %[[WH:[^:]+]]: tensor<16x64xf32>
 // LINALG-DAG: %[[C0:.*]] = arith.constant 0 : index
@@ -78,13 +78,13 @@
 // LINALG:   %[[PARITY:.*]] = arith.remui %[[NEXT]], %[[C2]] : index
 // LINALG:   %[[HALF:.*]] = arith.muli %[[PARITY]], %[[C4]] : index
 // LINALG:   %[[PIECE:.*]] = arith.remui %[[T]], %[[C4]] : index
-// LINALG:   %[[COLUMN:.*]] = arith.muli %[[PIECE]], %[[C16]] : index
 // LINALG:   %[[ACC:.*]] = linalg.fill {{.*}} -> tensor<1x64xf32>
+// LINALG:   %[[COLUMN:.*]] = arith.muli %[[PIECE]], %[[C16]] : index
 // LINALG:   %[[INPUT:.*]] = tensor.extract_slice %[[ROWS]][%[[FROM]], 0] [4, 16] [1, 1]
-// LINALG:   %[[KERNEL:.*]] = tensor.extract_slice %[[WI]][0, %[[COLUMN]]] [16, 16] [1, 1] : tensor<16x64xf32> to tensor<16x16xf32>
+// LINALG-NOT: tensor.extract_slice %[[WI]]
 // LINALG:   %[[DEST:.*]] = tensor.extract_slice %[[R]][%[[HALF]], %[[COLUMN]]] [4, 16] [1, 1] : tensor<8x64xf32> to tensor<4x16xf32>
 // LINALG:   %[[INIT:.*]] = linalg.fill {{.*}} outs(%[[DEST]] : tensor<4x16xf32>)
-// LINALG:   %[[PIECE_ROWS:[^,]*]], %[[GATES:[^ ]*]] = rnn.shared_k_matmuls ins(%[[INPUT]], %[[KERNEL]] : tensor<4x16xf32>, tensor<16x16xf32>) outs(%[[INIT]] : tensor<4x16xf32>), ins(%[[H]], %[[WH]] : tensor<1x16xf32>, tensor<16x64xf32>) outs(%[[ACC]] : tensor<1x64xf32>)
+// LINALG:   %[[PIECE_ROWS:[^,]*]], %[[GATES:[^ ]*]] = rnn.shared_k_matmuls ins(%[[INPUT]], %[[WI]][%[[PIECE]]] : tensor<4x16xf32>, tensor<16x64xf32>) outs(%[[INIT]] : tensor<4x16xf32>), ins(%[[H]], %[[WH]] : tensor<1x16xf32>, tensor<16x64xf32>) outs(%[[ACC]] : tensor<1x64xf32>)
 // LINALG:   %[[UPDATED:.*]] = tensor.insert_slice %[[PIECE_ROWS]] into %[[R]][%[[HALF]], %[[COLUMN]]] [4, 16] [1, 1]
 // LINALG:   tensor.extract_slice %[[COPY]][0, 0] [1, 16] [1, 1]
 // LINALG:   tensor.extract_slice %[[GATES]][0, 0] [1, 16] [1, 1]
@@ -110,13 +110,12 @@ func.func @overlapped(%x: tensor<1x32x16xf32>, %wi: tensor<16x64xf32>, %wh: tens
 // -----
 
 /// bf16 kernels (param_dtype: bfloat16) are overlapped alike: the pieces
-/// slice the bf16 kernel, the recurrent product reads the bf16 one.
+/// read blocks of the bf16 kernel, the recurrent product reads the bf16 one.
 
 // LINALG-LABEL: func.func @overlapped_bf16
 // LINALG: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x16xf32>, tensor<16x64xbf16>) outs(%{{.*}} : tensor<4x64xf32>)
 // LINALG: scf.for
-// LINALG:   %[[KERNEL:.*]] = tensor.extract_slice %{{.*}}[0, %{{.*}}] [16, 16] [1, 1] : tensor<16x64xbf16> to tensor<16x16xbf16>
-// LINALG:   rnn.shared_k_matmuls ins(%{{.*}}, %[[KERNEL]] : tensor<4x16xf32>, tensor<16x16xbf16>) outs(%{{.*}} : tensor<4x16xf32>), ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x64xbf16>)
+// LINALG:   rnn.shared_k_matmuls ins(%{{.*}}, %{{.*}}[%{{.*}}] : tensor<4x16xf32>, tensor<16x64xbf16>) outs(%{{.*}} : tensor<4x16xf32>), ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x64xbf16>)
 func.func @overlapped_bf16(%x: tensor<1x32x16xf32>, %wi: tensor<16x64xbf16>, %wh: tensor<16x64xbf16>) -> tensor<1x32x16xf32> {
   %p = rnn.project %x kernel(%wi) : tensor<1x32x16xf32>, tensor<16x64xbf16> -> tensor<1x32x64xf32>
   %y = rnn.scan %p {num_batch_dims = 1 : i64, overlap_rows = 4 : i64} : tensor<1x32x64xf32> -> tensor<1x32x16xf32> {

@@ -919,33 +919,42 @@ func.func @negative_dynamic_int8_bf16_compute(%x: tensor<3x2xf32>, %h: tensor<3x
 // -----
 
 /// rnn.shared_k_matmuls: two matrix products of one depth.
-func.func @negative_shared_k_matmuls_rank(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %c: tensor<32xf32>, %h: tensor<1x16xf32>, %w: tensor<16x64xf32>, %g: tensor<1x64xf32>) {
+func.func @negative_shared_k_matmuls_rank(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %c: tensor<32xf32>, %h: tensor<1x16xf32>, %w: tensor<16x64xf32>, %g: tensor<1x64xf32>, %i: index) {
   // expected-error @+1 {{'rnn.shared_k_matmuls' op expects the first product on matrices, got 'tensor<4x16xf32>' x 'tensor<16x8xf32>' into 'tensor<32xf32>'}}
-  %0:2 = rnn.shared_k_matmuls ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<32xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x64xf32>) outs(%g : tensor<1x64xf32>)
+  %0:2 = rnn.shared_k_matmuls ins(%a, %b[%i] : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<32xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x64xf32>) outs(%g : tensor<1x64xf32>)
   return
 }
 
 // -----
 
-func.func @negative_shared_k_matmuls_shapes(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %c: tensor<4x8xf32>, %h: tensor<1x16xf32>, %w: tensor<16x64xf32>, %g: tensor<1x32xf32>) {
+func.func @negative_shared_k_matmuls_shapes(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %c: tensor<4x8xf32>, %h: tensor<1x16xf32>, %w: tensor<16x64xf32>, %g: tensor<1x32xf32>, %i: index) {
   // expected-error @+1 {{'rnn.shared_k_matmuls' op expects the second product [m, k] x [k, n] into [m, n], got 1x16 x 16x64 into 1x32}}
-  %0:2 = rnn.shared_k_matmuls ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x64xf32>) outs(%g : tensor<1x32xf32>)
+  %0:2 = rnn.shared_k_matmuls ins(%a, %b[%i] : tensor<4x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x64xf32>) outs(%g : tensor<1x32xf32>)
   return
 }
 
 // -----
 
-func.func @negative_shared_k_matmuls_depth(%a: tensor<4x8xf32>, %b: tensor<8x64xf32>, %c: tensor<4x64xf32>, %h: tensor<1x16xf32>, %w: tensor<16x256xf32>, %g: tensor<1x256xf32>) {
+/// The first product's columns are a block of its weights': n divides N.
+func.func @negative_shared_k_matmuls_block(%a: tensor<4x16xf32>, %b: tensor<16x64xf32>, %c: tensor<4x24xf32>, %h: tensor<1x16xf32>, %w: tensor<16x64xf32>, %g: tensor<1x64xf32>, %i: index) {
+  // expected-error @+1 {{'rnn.shared_k_matmuls' op expects the first product [m, k] x a block of n columns of [k, N] (n dividing N) into [m, n], got 4x16 x 16x64 into 4x24}}
+  %0:2 = rnn.shared_k_matmuls ins(%a, %b[%i] : tensor<4x16xf32>, tensor<16x64xf32>) outs(%c : tensor<4x24xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x64xf32>) outs(%g : tensor<1x64xf32>)
+  return
+}
+
+// -----
+
+func.func @negative_shared_k_matmuls_depth(%a: tensor<4x8xf32>, %b: tensor<8x64xf32>, %c: tensor<4x64xf32>, %h: tensor<1x16xf32>, %w: tensor<16x256xf32>, %g: tensor<1x256xf32>, %i: index) {
   // expected-error @+1 {{'rnn.shared_k_matmuls' op expects both products of one depth k, got 8 and 16}}
-  %0:2 = rnn.shared_k_matmuls ins(%a, %b : tensor<4x8xf32>, tensor<8x64xf32>) outs(%c : tensor<4x64xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x256xf32>) outs(%g : tensor<1x256xf32>)
+  %0:2 = rnn.shared_k_matmuls ins(%a, %b[%i] : tensor<4x8xf32>, tensor<8x64xf32>) outs(%c : tensor<4x64xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x256xf32>) outs(%g : tensor<1x256xf32>)
   return
 }
 
 // -----
 
-func.func @negative_shared_k_matmuls_dynamic(%a: tensor<?x16xf32>, %b: tensor<16x8xf32>, %c: tensor<4x8xf32>, %h: tensor<1x16xf32>, %w: tensor<16x64xf32>, %g: tensor<1x64xf32>) {
+func.func @negative_shared_k_matmuls_dynamic(%a: tensor<?x16xf32>, %b: tensor<16x8xf32>, %c: tensor<4x8xf32>, %h: tensor<1x16xf32>, %w: tensor<16x64xf32>, %g: tensor<1x64xf32>, %i: index) {
   // expected-error @+1 {{'rnn.shared_k_matmuls' op operand #0 must be statically shaped tensor of any type values}}
-  %0:2 = rnn.shared_k_matmuls ins(%a, %b : tensor<?x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x64xf32>) outs(%g : tensor<1x64xf32>)
+  %0:2 = rnn.shared_k_matmuls ins(%a, %b[%i] : tensor<?x16xf32>, tensor<16x8xf32>) outs(%c : tensor<4x8xf32>), ins(%h, %w : tensor<1x16xf32>, tensor<16x64xf32>) outs(%g : tensor<1x64xf32>)
   return
 }
 

@@ -277,10 +277,12 @@ func.func @scan_runtime_rows(%x: tensor<8x4x5xf32>, %xt: tensor<4x8x2x5xf32>, %n
   return
 }
 
+/// The first product reads column block %b (16 columns) of its weights.
 // CHECK-LABEL: func.func @shared_k_matmuls
-// CHECK: %{{.*}}, %{{.*}} = rnn.shared_k_matmuls ins(%{{.*}}, %{{.*}} : tensor<4x16xf32>, tensor<16x16xbf16>) outs(%{{.*}} : tensor<4x16xf32>), ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x64xbf16>) outs(%{{.*}} : tensor<1x64xf32>)
-func.func @shared_k_matmuls(%x: tensor<4x16xf32>, %wi: tensor<16x16xbf16>, %p: tensor<4x16xf32>, %h: tensor<1x16xf32>, %wh: tensor<16x64xbf16>, %g: tensor<1x64xf32>) -> (tensor<4x16xf32>, tensor<1x64xf32>) {
-  %0:2 = rnn.shared_k_matmuls ins(%x, %wi : tensor<4x16xf32>, tensor<16x16xbf16>) outs(%p : tensor<4x16xf32>), ins(%h, %wh : tensor<1x16xf32>, tensor<16x64xbf16>) outs(%g : tensor<1x64xf32>)
+// CHECK-SAME: %[[B:[a-z0-9]+]]: index
+// CHECK: %{{.*}}, %{{.*}} = rnn.shared_k_matmuls ins(%{{.*}}, %{{.*}}[%[[B]]] : tensor<4x16xf32>, tensor<16x64xbf16>) outs(%{{.*}} : tensor<4x16xf32>), ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x64xbf16>) outs(%{{.*}} : tensor<1x64xf32>)
+func.func @shared_k_matmuls(%x: tensor<4x16xf32>, %wi: tensor<16x64xbf16>, %p: tensor<4x16xf32>, %h: tensor<1x16xf32>, %wh: tensor<16x64xbf16>, %g: tensor<1x64xf32>, %b: index) -> (tensor<4x16xf32>, tensor<1x64xf32>) {
+  %0:2 = rnn.shared_k_matmuls ins(%x, %wi[%b] : tensor<4x16xf32>, tensor<16x64xbf16>) outs(%p : tensor<4x16xf32>), ins(%h, %wh : tensor<1x16xf32>, tensor<16x64xbf16>) outs(%g : tensor<1x64xf32>)
   return %0#0, %0#1 : tensor<4x16xf32>, tensor<1x64xf32>
 }
 

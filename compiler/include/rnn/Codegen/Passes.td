@@ -424,14 +424,15 @@ def RNNVectorizeMatmulsPass : Pass<"rnn-vectorize-matmuls"> {
     one row per step of k (n contiguous values, then a jump of a whole row;
     a new page per step for large matrices). Every block is planned before
     any is built; when every use of a constant [K, N] is read by blocks of
-    one width n < N (directly, or through one block of its columns at a
-    multiple of n: a piece of an overlapped projection), the constant is
+    one width n < N (directly, or through the column block an
+    `rnn.shared_k_matmuls` gives its first product by index, a piece of an
+    overlapped projection, of a width n divides), the constant is
     packed at compile time as [N / n, K, n], panel after panel, and each
     block reads its rows as `%packed[j / n, k, 0] [1, r, n]`, j the column
     block the tiled loop visits: a block streams through contiguous
-    memory. Values are moved, not changed. A constant read by a block
-    whose columns are no multiple of the width (or whole, or in two
-    widths) stays as it is.
+    memory. Values are moved, not changed. A constant read through any
+    other slice of its columns (or whole, or in two widths) stays as it
+    is.
 
     With `pair-bf16-lanes=L` (L f32 lanes to a vector register; 0: off),
     bf16 weights that every block widens to f32 (all read whole) are stored

@@ -58,8 +58,9 @@ def ConvertRNNScanToSCFPass : Pass<"convert-rnn-scan-to-scf"> {
     divides the block at least 4 times) keeps projected rows in a ring of
     2 x R rows, the first R projected before the loop (`rnn.project_piece`
     of the whole width), then each of the first T - R steps copies its row
-    out of the ring and has piece t % R of the next group (R rows, 1 / R of
-    the columns) as an `rnn.project_piece` `beside` its cell, and the last R
+    out of the ring and has piece t % R of the next group (R rows, column
+    block t % R of width N / R) as an `rnn.project_piece` `beside` its
+    cell, and the last R
     steps run in a loop of their own that only reads the ring. RAM-lean
     code ignores it (each step projects its own input).
 
@@ -113,7 +114,8 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
     rows folded into one dim; `rnn.project_piece`
     a matmul into its zero-filled block of the ring, inserted back, or, when
     it is `beside` a cell, one `rnn.shared_k_matmuls` with the cell's
-    recurrent product, in that product's place. `rnn.merge` becomes
+    recurrent product (the piece's column block passed on as its index),
+    in that product's place. `rnn.merge` becomes
     tensor inserts (concat) or an element-wise `linalg.generic`. Works on
     tensors, before bufferization.
 

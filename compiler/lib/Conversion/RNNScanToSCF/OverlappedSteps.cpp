@@ -99,15 +99,13 @@ SmallVector<Value> ScanLowering::runOverlappedSteps(OpBuilder &b,
     Value half = arith::MulIOp::create(
         b, at, arith::RemUIOp::create(b, at, group, index(2)),
         index(groupRows));
-    Value column = arith::MulIOp::create(
-        b, at, arith::RemUIOp::create(b, at, local, index(groupRows)),
-        index(width));
+    Value block = arith::RemUIOp::create(b, at, local, index(groupRows));
     Value nextRing;
     SmallVector<Value> next = stepOn(
         b, rows, timeOf(local), copy,
         overlapped.getRegionIterArgs().drop_back(), [&](CellOpInterface cell) {
           nextRing = ProjectPieceOp::create(
-              b, at, ringType, input, kernel, ringArg, firstRow, column, half,
+              b, at, ringType, input, kernel, ringArg, firstRow, block, half,
               groupRows, width, cell->getResults().back());
         });
     next.push_back(nextRing);

@@ -114,37 +114,30 @@ static Value emitFusedProjections(PatternRewriter &rewriter, Location loc,
 
 namespace {
 
-/// The matmul of an rnn.project_piece: its rows of the input, its columns
-/// of the kernel's storage, and the zero-filled block of the ring it is
-/// computed in (so that the ring is updated in place).
+/// The matmul of an rnn.project_piece: its rows of the input, the kernel's
+/// storage (read in its block of columns from `column`), and the
+/// zero-filled block of the ring it is computed in (so that the ring is
+/// updated in place).
 struct PieceOperands {
-  Value rows, weights, init;
+  Value rows, kernel, init;
+  OpFoldResult column;
 };
 
 PieceOperands emitPieceOperands(OpBuilder &b, ProjectPieceOp piece) {
   Location loc = piece.getLoc();
   auto inputType = cast<RankedTensorType>(piece.getInput().getType());
   Value kernel = kernelStorage(b, loc, piece.getKernel());
-  auto kernelType = cast<RankedTensorType>(kernel.getType());
   int64_t rows = piece.getRows(), width = piece.getWidth();
   int64_t depth = inputType.getDimSize(1);
   Type element = inputType.getElementType();
-  OpFoldResult column = getAsOpFoldResult(piece.getColumn());
+  OpFoldResult column = buildBlockColumn(b, loc, piece.getBlock(), width);
   SmallVector<OpFoldResult> unit(2, b.getIndexAttr(1));
-  Value block = tensor::ExtractSliceOp::create(
+  Value inputRows = tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get({rows, depth}, element), piece.getInput(),
       ArrayRef<OpFoldResult>{getAsOpFoldResult(piece.getFirst()),
                              b.getIndexAttr(0)},
       ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(depth)},
       unit);
-  Value weights = kernel;
-  if (width != kernelType.getDimSize(1))
-    weights = tensor::ExtractSliceOp::create(
-        b, loc,
-        RankedTensorType::get({depth, width}, kernelType.getElementType()),
-        kernel, ArrayRef<OpFoldResult>{b.getIndexAttr(0), column},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(depth), b.getIndexAttr(width)},
-        unit);
   Value target = tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get({rows, width}, element), piece.getRing(),
       ArrayRef<OpFoldResult>{getAsOpFoldResult(piece.getRingRow()), column},
@@ -152,23 +145,25 @@ PieceOperands emitPieceOperands(OpBuilder &b, ProjectPieceOp piece) {
       unit);
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
   Value init = linalg::FillOp::create(b, loc, zero, target).getResult(0);
-  return {block, weights, init};
+  return {inputRows, kernel, init, column};
 }
 
 /// The ring of `piece` with its block `product` written in.
-Value emitPieceInsert(OpBuilder &b, ProjectPieceOp piece, Value product) {
+Value emitPieceInsert(OpBuilder &b, ProjectPieceOp piece,
+                      const PieceOperands &operands, Value product) {
   SmallVector<OpFoldResult> unit(2, b.getIndexAttr(1));
   return tensor::InsertSliceOp::create(
       b, piece.getLoc(), product, piece.getRing(),
       ArrayRef<OpFoldResult>{getAsOpFoldResult(piece.getRingRow()),
-                             getAsOpFoldResult(piece.getColumn())},
+                             operands.column},
       ArrayRef<OpFoldResult>{b.getIndexAttr(piece.getRows()),
                              b.getIndexAttr(piece.getWidth())},
       unit);
 }
 
 /// `h @ wh` into zeros and `piece` in one rnn.shared_k_matmuls (they have
-/// one depth: the piece's verifier); `piece` is replaced by its ring.
+/// one depth: the piece's verifier), the piece's weights as its block of
+/// the kernel; `piece` is replaced by its ring.
 Value emitBesidePiece(PatternRewriter &rewriter, Location loc,
                       ProjectPieceOp piece, Value h, Value wh) {
   auto hType = cast<RankedTensorType>(h.getType());
@@ -176,10 +171,12 @@ Value emitBesidePiece(PatternRewriter &rewriter, Location loc,
   Value acc =
       zeroTensor(rewriter, loc, {hType.getDimSize(0), whType.getDimSize(1)},
                  hType.getElementType());
-  auto [rows, weights, init] = emitPieceOperands(rewriter, piece);
+  PieceOperands operands = emitPieceOperands(rewriter, piece);
   auto pair =
-      SharedKMatmulsOp::create(rewriter, loc, rows, weights, init, h, wh, acc);
-  rewriter.replaceOp(piece, emitPieceInsert(rewriter, piece, pair.getFirst()));
+      SharedKMatmulsOp::create(rewriter, loc, operands.rows, operands.kernel,
+                               piece.getBlock(), operands.init, h, wh, acc);
+  rewriter.replaceOp(
+      piece, emitPieceInsert(rewriter, piece, operands, pair.getFirst()));
   return pair.getSecond();
 }
 
@@ -282,12 +279,26 @@ struct ProjectPieceLowering : OpRewritePattern<ProjectPieceOp> {
     if (op.getBeside())
       return rewriter.notifyMatchFailure(
           op, "expected no 'beside' (lowered with its cell)");
-    auto [rows, weights, init] = emitPieceOperands(rewriter, op);
-    Value product = linalg::MatmulOp::create(
-                        rewriter, op.getLoc(), TypeRange{init.getType()},
-                        ValueRange{rows, weights}, ValueRange{init})
+    Location loc = op.getLoc();
+    PieceOperands operands = emitPieceOperands(rewriter, op);
+    Value weights = operands.kernel;
+    auto kernelType = cast<RankedTensorType>(weights.getType());
+    int64_t depth = kernelType.getDimSize(0), width = op.getWidth();
+    if (width != kernelType.getDimSize(1))
+      weights = tensor::ExtractSliceOp::create(
+          rewriter, loc,
+          RankedTensorType::get({depth, width}, kernelType.getElementType()),
+          weights,
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), operands.column},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(depth),
+                                 rewriter.getIndexAttr(width)},
+          SmallVector<OpFoldResult>(2, rewriter.getIndexAttr(1)));
+    Value product = linalg::MatmulOp::create(rewriter, loc,
+                                             TypeRange{operands.init.getType()},
+                                             ValueRange{operands.rows, weights},
+                                             ValueRange{operands.init})
                         .getResult(0);
-    rewriter.replaceOp(op, emitPieceInsert(rewriter, op, product));
+    rewriter.replaceOp(op, emitPieceInsert(rewriter, op, operands, product));
     return success();
   }
 };

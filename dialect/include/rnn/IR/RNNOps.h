@@ -26,6 +26,12 @@ bool isInt8PerChannelType(Type type);
 /// a float kernel's values.
 int64_t kernelStorageBytes(ShapedType kernel);
 
+/// The first column of column block `block` of `width` columns (an
+/// rnn.project_piece's, the first weights of an rnn.shared_k_matmuls):
+/// `block x width`, an attribute when `block` is a constant.
+OpFoldResult buildBlockColumn(OpBuilder &b, Location loc, Value block,
+                              int64_t width);
+
 class CellOpInterface;
 /// The verifier of a cell whose kernels are matrices (RNNCells.cpp): input
 /// (*B, I), carries (*B, H), wi (I, G*H), wh (H, G*H), biases (G*H), the

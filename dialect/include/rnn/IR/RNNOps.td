@@ -321,11 +321,14 @@ def RNN_ProjectPieceOp : RNN_Op<"project_piece", [Pure,
   let summary = "a block of an input projection, written into a ring of rows";
   let description = [{
     `result` is `ring` with its block of `rows` rows from `ring_row` and
-    `width` columns from `column` replaced by `input[first : first + rows]
-    @ kernel[:, column : column + width]`, in the precision of an
+    column block `block` (columns `[block * width, (block + 1) * width)`)
+    replaced by `input[first : first + rows] @` that column block of
+    `kernel`, in the precision of an
     `rnn.project` without `dynamic_int8` or `compute_type` (an int8
-    kernel's sums before the columns' scales). `input` is a sequence's rows, `[S, K]`; `kernel` is
-    `[K, N]`; `ring` is `[M, N]`.
+    kernel's sums before the columns' scales). `input` is a sequence's rows,
+    `[S, K]`; `kernel` is `[K, N]`; `ring` is `[M, N]`; `width` divides N,
+    so a block starts at a multiple of its width by construction (what
+    packing the kernel in panels of a width dividing it relies on).
 
     `convert-rnn-scan-to-scf` builds it for a scan with `overlap_rows`: the
     first group of rows whole, and in each step a piece of the next group.
@@ -336,17 +339,17 @@ def RNN_ProjectPieceOp : RNN_Op<"project_piece", [Pure,
 
     Example:
     ```mlir
-    %ring1 = rnn.project_piece %x[%first] kernel(%wi)[%column]
+    %ring1 = rnn.project_piece %x[%first] kernel(%wi)[%block]
                into %ring[%half] rows 8 width 16 beside(%h1 : tensor<1x32xf32>)
                : tensor<64x32xf32>, tensor<32x128xf32>, tensor<16x128xf32>
     ```
   }];
   let arguments = (ins RNN_ActivationTensor:$input, RNN_KernelTensor:$kernel,
-      RNN_ActivationTensor:$ring, Index:$first, Index:$column, Index:$ring_row,
+      RNN_ActivationTensor:$ring, Index:$first, Index:$block, Index:$ring_row,
       I64Attr:$rows, I64Attr:$width, Optional<RNN_ActivationTensor>:$beside);
   let results = (outs RNN_ActivationTensor:$result);
   let assemblyFormat = [{
-    $input `[` $first `]` `kernel` `(` $kernel `)` `[` $column `]`
+    $input `[` $first `]` `kernel` `(` $kernel `)` `[` $block `]`
     `into` $ring `[` $ring_row `]` `rows` $rows `width` $width
     (`beside` `(` $beside^ `:` type($beside) `)`)?
     attr-dict `:` type($input) `,` type($kernel) `,` type($ring)
@@ -359,23 +362,30 @@ def RNN_SharedKMatmulsOp : RNN_Op<"shared_k_matmuls", [Pure,
     AllTypesMatch<["secondAcc", "second"]>]> {
   let summary = "two matrix products of one depth, computed in one loop over k";
   let description = [{
-    `first = firstAcc + firstLhs x firstRhs` and `second = secondAcc +
-    secondLhs x secondRhs`, each as `linalg.matmul` defines it (operands
-    widened to the accumulator's element type). Both products have the same
-    depth k, and the op asks code generation to run them in one loop over
-    k, so that one product's arithmetic overlaps the other's loads.
+    `first = firstAcc + firstLhs x firstRhs[:, firstBlock * n :
+    (firstBlock + 1) * n]` (n: `firstAcc`'s columns, dividing `firstRhs`'s)
+    and `second = secondAcc + secondLhs x secondRhs`, each as
+    `linalg.matmul` defines it (operands widened to the accumulator's
+    element type). Both products have the same depth k, and the op asks
+    code generation to run them in one loop over k, so that one product's
+    arithmetic overlaps the other's loads. The first product's weights are
+    a column block given by its index, so it starts at a multiple of its
+    width by construction: `--rnn-vectorize-matmuls` packs them in panels
+    of a width dividing n without proving an offset.
     `--convert-rnn-to-linalg` builds it (an `rnn.project_piece` beside the
     step's recurrent matrix-vector product, at batch 1) and
     `--rnn-vectorize-matmuls` consumes it; no later pass accepts it.
   }];
   let arguments = (ins AnyStaticShapeTensor:$firstLhs,
-      AnyStaticShapeTensor:$firstRhs, AnyStaticShapeTensor:$firstAcc,
+      AnyStaticShapeTensor:$firstRhs, Index:$firstBlock,
+      AnyStaticShapeTensor:$firstAcc,
       AnyStaticShapeTensor:$secondLhs, AnyStaticShapeTensor:$secondRhs,
       AnyStaticShapeTensor:$secondAcc);
   let results = (outs AnyStaticShapeTensor:$first,
       AnyStaticShapeTensor:$second);
   let assemblyFormat = [{
-    `ins` `(` $firstLhs `,` $firstRhs `:` type($firstLhs) `,` type($firstRhs) `)`
+    `ins` `(` $firstLhs `,` $firstRhs `[` $firstBlock `]` `:` type($firstLhs)
+    `,` type($firstRhs) `)`
     `outs` `(` $firstAcc `:` type($firstAcc) `)` `,`
     `ins` `(` $secondLhs `,` $secondRhs `:` type($secondLhs) `,` type($secondRhs) `)`
     `outs` `(` $secondAcc `:` type($secondAcc) `)` attr-dict
