@@ -73,7 +73,7 @@ constexpr llvm::StringLiteral kBlockMatmuls =
 /// the initial and the final carries), and the elimination then made them
 /// share one output buffer (caught by the equivalence suite).
 constexpr llvm::StringLiteral kBufferize =
-    "canonicalize,cse,rnn-fuse-output-copies,"
+    "canonicalize,cse,"
     "rnn-write-outputs-in-place,empty-tensor-to-alloc-tensor,"
     "rnn-bufferize,canonicalize,cse,canonicalize,"
     "func.func(buffer-hoisting,buffer-loop-hoisting),"

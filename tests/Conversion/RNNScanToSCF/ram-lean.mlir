@@ -79,7 +79,7 @@ func.func @long_padded(%x: tensor<4x25x3xf32>, %len: tensor<4xi32>, %wi: tensor<
 // CHECK-LABEL: func.func @final_carry_lengths
 // CHECK-SAME: %[[LEN:[^:]+]]: tensor<3xi32>
 // CHECK: scf.for %[[T:[^ ]+]] = {{.*}} iter_args(
-// CHECK:   %[[H:.*]] = linalg.copy
+// CHECK:   %[[H:.*]] = rnn.simple_cell
 // CHECK:   %[[T32:.*]] = arith.index_cast %[[T]] : index to i32
 // CHECK:   scf.for %[[R:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]+]] = %{{[^ ]+}}) -> (tensor<3x4xf32>)
 // CHECK:     %[[L:.*]] = tensor.extract %[[LEN]][%[[R]]] : tensor<3xi32>

@@ -2,8 +2,10 @@
 
 /// T = 5 with unroll 2: a loop over the first 4 steps, two body copies per
 /// iteration, then one remainder step at the constant index 4. Each new
-/// carry is copied into the old carry's storage, and each output into its
-/// slot of the outputs, so everything bufferizes in place.
+/// carry is the cell's result, which convert-rnn-to-linalg computes over
+/// the old carry, and each output is inserted into its slot of the outputs,
+/// which the cell's lowering computes it in: no copies, and everything
+/// bufferizes in place.
 
 // CHECK-LABEL: func.func @unroll_2_of_5_with_remainder
 // CHECK-SAME: (%[[X:.*]]: tensor<2x5x3xf32>
@@ -13,22 +15,19 @@
 // CHECK: %[[ZERO:.*]] = linalg.fill
 // CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<2x5x4xf32>
 // CHECK: %[[LOOP:.*]]:2 = scf.for %[[T:.*]] = %[[C0]] to %[[C4]] step %[[C2]] iter_args(%[[H:.*]] = %[[ZERO]], %[[Y:.*]] = %[[EMPTY]])
+// CHECK-NOT: linalg.copy
 // CHECK:   %[[X0:.*]] = tensor.extract_slice %[[X]][0, %[[T]], 0] [2, 1, 3] [1, 1, 1] : tensor<2x5x3xf32> to tensor<2x3xf32>
-// CHECK:   %[[N1:.*]] = rnn.simple_cell(%[[X0]], %[[H]])
-// CHECK:   %[[H1:.*]] = linalg.copy ins(%[[N1]] : tensor<2x4xf32>) outs(%[[H]] : tensor<2x4xf32>)
-// CHECK:   %[[SLOT1:.*]] = tensor.extract_slice %[[Y]][0, %[[T]], 0] [2, 1, 4]
-// CHECK:   %[[O1:.*]] = linalg.copy ins(%[[H1]] : tensor<2x4xf32>) outs(%[[SLOT1]] : tensor<2x4xf32>)
-// CHECK:   %[[Y1:.*]] = tensor.insert_slice %[[O1]] into %[[Y]][0, %[[T]], 0] [2, 1, 4]
+// CHECK:   %[[H1:.*]] = rnn.simple_cell(%[[X0]], %[[H]])
+// CHECK:   %[[Y1:.*]] = tensor.insert_slice %[[H1]] into %[[Y]][0, %[[T]], 0] [2, 1, 4]
 // CHECK:   %[[T1:.*]] = arith.addi %[[T]]
 // CHECK:   %[[X1:.*]] = tensor.extract_slice %[[X]][0, %[[T1]], 0]
-// CHECK:   %[[N2:.*]] = rnn.simple_cell(%[[X1]], %[[H1]])
-// CHECK:   %[[H2:.*]] = linalg.copy ins(%[[N2]] : tensor<2x4xf32>) outs(%[[H1]] : tensor<2x4xf32>)
-// CHECK:   %[[Y2:.*]] = tensor.insert_slice %{{.*}} into %[[Y1]][0, %[[T1]], 0]
+// CHECK:   %[[H2:.*]] = rnn.simple_cell(%[[X1]], %[[H1]])
+// CHECK:   %[[Y2:.*]] = tensor.insert_slice %[[H2]] into %[[Y1]][0, %[[T1]], 0]
 // CHECK:   scf.yield %[[H2]], %[[Y2]]
 // CHECK: %[[XR:.*]] = tensor.extract_slice %[[X]][0, 4, 0] [2, 1, 3]
-// CHECK: %[[NR:.*]] = rnn.simple_cell(%[[XR]], %[[LOOP]]#0)
-// CHECK: %[[HR:.*]] = linalg.copy ins(%[[NR]] : tensor<2x4xf32>) outs(%[[LOOP]]#0 : tensor<2x4xf32>)
-// CHECK: %[[YR:.*]] = tensor.insert_slice %{{.*}} into %[[LOOP]]#1[0, 4, 0]
+// CHECK: %[[HR:.*]] = rnn.simple_cell(%[[XR]], %[[LOOP]]#0)
+// CHECK: %[[YR:.*]] = tensor.insert_slice %[[HR]] into %[[LOOP]]#1[0, 4, 0]
+// CHECK-NOT: linalg.copy
 // CHECK: return %[[YR]], %[[HR]]
 func.func @unroll_2_of_5_with_remainder(%x: tensor<2x5x3xf32>, %wi: tensor<3x4xf32>, %wh: tensor<4x4xf32>) -> (tensor<2x5x4xf32>, tensor<2x4xf32>) {
   %y, %hT = rnn.scan %x unroll 2 {num_batch_dims = 1 : i64} : tensor<2x5x3xf32> -> tensor<2x5x4xf32>, tensor<2x4xf32> {
@@ -109,14 +108,23 @@ func.func @reverse_only(%x: tensor<2x2x3xf32>, %len: tensor<2xi32>, %wi: tensor<
 // -----
 
 /// Zero padded outputs: each step's output is selected against zeros by
-/// t < L; two batch dims index the lengths with the two leading dims.
+/// t < L, into the step's slot of the outputs as well (one more init, no
+/// copy); two batch dims index the lengths with the two leading dims.
 
 // CHECK-DAG: #[[$ROWS:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[$ALL:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @zero_padded_two_batch_dims
-// CHECK: linalg.generic {indexing_maps = [#[[$ROWS]], #[[$ALL]], #[[$ALL]]]
+// CHECK: %[[Y:.+]] = tensor.empty() : tensor<2x3x1x4xf32>
+// CHECK: %[[H:.+]] = rnn.simple_cell
+// CHECK: %[[ZEROS:.+]] = linalg.fill
+// CHECK: %[[SLOT:.+]] = tensor.extract_slice %[[Y]][0, 0, 0, 0] [2, 3, 1, 4]
+// CHECK: %[[SEL:.+]]:2 = linalg.generic {indexing_maps = [#[[$ROWS]], #[[$ALL]], #[[$ALL]], #[[$ALL]]]
+// CHECK-SAME: ins(%{{.+}}, %[[H]] : tensor<2x3xi32>, tensor<2x3x4xf32>) outs(%[[ZEROS]], %[[SLOT]] : tensor<2x3x4xf32>, tensor<2x3x4xf32>)
 // CHECK:   arith.cmpi {{slt|sgt}}
-// CHECK:   arith.select
+// CHECK:   %[[V:.+]] = arith.select
+// CHECK:   linalg.yield %[[V]], %[[V]] : f32, f32
+// CHECK-NOT: linalg.copy
+// CHECK: tensor.insert_slice %[[SEL]]#1 into %[[Y]][0, 0, 0, 0] [2, 3, 1, 4]
 func.func @zero_padded_two_batch_dims(%x: tensor<2x3x1x5xf32>, %len: tensor<2x3xi32>, %wi: tensor<5x4xf32>, %wh: tensor<4x4xf32>) -> tensor<2x3x1x4xf32> {
   %y = rnn.scan %x lengths(%len : tensor<2x3xi32>) zero_padded_outputs {num_batch_dims = 2 : i64} : tensor<2x3x1x5xf32> -> tensor<2x3x1x4xf32> {
   ^bb0(%h: tensor<2x3x4xf32>, %xt: tensor<2x3x5xf32>):

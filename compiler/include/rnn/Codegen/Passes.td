@@ -23,22 +23,6 @@ def RNNCreateEntryPointPass : Pass<"rnn-create-entry-point", "mlir::ModuleOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
-def RNNFuseOutputCopiesPass : Pass<"rnn-fuse-output-copies"> {
-  let summary = "write copies of element-wise results from the op that computes them";
-  let description = [{
-    A `linalg.copy` of a result of an element-wise `linalg.generic` (the
-    result's indexing map a permutation of the loops, so each element is
-    yielded once) becomes one more output of that generic, yielding the same
-    value: a scan step's output is then written into its slot of the
-    sequence by the cell itself, not by a loop that reads the cell's result
-    back. The copy's destination must be computable before the generic (its
-    definition is moved there). A copy of a destination-style op's result
-    into the very tensor it was computed in (a cell's new carry over the old
-    one) is dropped.
-  }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
-}
-
 def RNNWriteOutputsInPlacePass : Pass<"rnn-write-outputs-in-place"> {
   let summary = "build each output in the caller's buffer instead of copying it there";
   let description = [{

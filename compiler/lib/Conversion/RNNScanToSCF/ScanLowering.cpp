@@ -39,9 +39,12 @@ Value zeros(OpBuilder &b, Location loc, RankedTensorType type) {
 /// Per-row choice between two tensors of one type, driven by each row's
 /// sequence length: `result[b, ...] = pred(L_b) ? onTrue[b, ...] :
 /// onFalse[b, ...]`, with `pred` built by `makePred(builder, loc, L_b)`.
+/// With `alsoInto`, the choice is written there too (one more init), and
+/// that result is returned.
 Value selectRows(OpBuilder &b, Location loc, Value lengths, Value onTrue,
                  Value onFalse,
-                 function_ref<Value(OpBuilder &, Location, Value)> makePred) {
+                 function_ref<Value(OpBuilder &, Location, Value)> makePred,
+                 Value alsoInto = {}) {
   auto type = cast<RankedTensorType>(onTrue.getType());
   int64_t rank = type.getRank();
   int64_t numBatchDims = cast<RankedTensorType>(lengths.getType()).getRank();
@@ -52,16 +55,31 @@ Value selectRows(OpBuilder &b, Location loc, Value lengths, Value onTrue,
       rank, 0, identity.getResults().take_front(numBatchDims), ctx);
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
+  SmallVector<Value> inits{onFalse};
+  SmallVector<AffineMap> maps{rows, identity, identity};
+  if (alsoInto) {
+    inits.push_back(alsoInto);
+    maps.push_back(identity);
+  }
   auto generic = linalg::GenericOp::create(
-      b, loc, type, ValueRange{lengths, onTrue}, ValueRange{onFalse},
-      ArrayRef<AffineMap>{rows, identity, identity}, iterators,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+      b, loc, TypeRange(inits), ValueRange{lengths, onTrue}, inits, maps,
+      iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value pred = makePred(nb, nloc, args[0]);
         Value picked =
             arith::SelectOp::create(nb, nloc, pred, args[1], args[2]);
-        linalg::YieldOp::create(nb, nloc, picked);
+        SmallVector<Value> yielded(inits.size(), picked);
+        linalg::YieldOp::create(nb, nloc, yielded);
       });
-  return generic.getResult(0);
+  return generic.getResults().back();
+}
+
+/// Whether `next` is the cell's new carry `i` computed over `carry`: the
+/// cell lowering (convert-rnn-to-linalg) writes each new carry into the
+/// storage of the old one.
+bool computedOver(Value next, unsigned i, Value carry) {
+  auto cell = next.getDefiningOp<CellOpInterface>();
+  return cell && cast<OpResult>(next).getResultNumber() == i &&
+         cell.getCarries()[i] == carry;
 }
 
 /// `kept` with row `r` replaced by `carry`'s where `time == L_r - 1`: a
@@ -296,22 +314,32 @@ Value ScanLowering::inputBlock(OpBuilder &b, const StepRows &rows,
                                         slice.sizes, slice.strides);
 }
 
-Value ScanLowering::storeOutput(OpBuilder &b, OpFoldResult t, Value y,
-                                Value outputs) {
+AxisSlice ScanLowering::outputSlice(OpBuilder &b, OpFoldResult t,
+                                    Value outputs) {
   if (reversedIndex && op.getKeepOrder())
     t = mirror(b, t, op.getNumSteps());
-  AxisSlice slice = timeSlice(b, outputs, t);
-  auto &[offsets, sizes, strides] = slice;
-  // Copy into the destination slice (a linalg.copy, which becomes loops)
-  // so the insertion itself bufferizes in place, without a strided
+  return timeSlice(b, outputs, t);
+}
+
+Value ScanLowering::outputSlot(OpBuilder &b, const AxisSlice &slice, Type type,
+                               Value outputs) {
+  return tensor::ExtractSliceOp::create(b, loc, cast<RankedTensorType>(type),
+                                        outputs, slice.offsets, slice.sizes,
+                                        slice.strides);
+}
+
+Value ScanLowering::storeOutput(OpBuilder &b, const AxisSlice &slice, Value y,
+                                Value outputs, bool computedInSlot) {
+  // Otherwise copied into the slot first (a linalg.copy, which becomes
+  // loops), so that the insertion bufferizes in place, without a strided
   // memref.copy that would need a runtime helper.
-  Value slot = tensor::ExtractSliceOp::create(
-      b, loc, cast<RankedTensorType>(y.getType()), outputs, offsets, sizes,
-      strides);
-  Value copied = linalg::CopyOp::create(b, loc, ValueRange{y}, ValueRange{slot})
-                     .getResult(0);
-  return tensor::InsertSliceOp::create(b, loc, copied, outputs, offsets, sizes,
-                                       strides);
+  if (!computedInSlot)
+    y = linalg::CopyOp::create(b, loc, ValueRange{y},
+                               ValueRange{outputSlot(b, slice, y.getType(),
+                                                     outputs)})
+            .getResult(0);
+  return tensor::InsertSliceOp::create(b, loc, y, outputs, slice.offsets,
+                                       slice.sizes, slice.strides);
 }
 
 Value ScanLowering::timeAsI32(OpBuilder &b, OpFoldResult t) {
@@ -360,8 +388,11 @@ ScanLowering::stepOn(OpBuilder &b, const StepRows &rows, OpFoldResult t,
   Value y = mapping.lookupOrDefault(yield.getOutput());
   // The new carry goes into the old carry's storage, so a loop's carry
   // stays in one buffer (bufferization needs the yielded carry to be
-  // equivalent to the loop's iteration argument).
+  // equivalent to the loop's iteration argument). A cell's lowering puts
+  // it there; anything else is copied there.
   for (auto [i, carry] : llvm::enumerate(carries)) {
+    if (computedOver(next[i], i, carry))
+      continue;
     Value copied =
         linalg::CopyOp::create(b, loc, ValueRange{next[i]}, ValueRange{carry})
             .getResult(0);
@@ -372,20 +403,36 @@ ScanLowering::stepOn(OpBuilder &b, const StepRows &rows, OpFoldResult t,
 
   Value lengths = rows.lengths;
   Value time = lengths ? timeAsI32(b, t) : Value();
-  if (op.getZeroPaddedOutputs()) {
-    // Padded steps (t >= L) output zeros.
-    auto yType = cast<RankedTensorType>(y.getType());
-    y = selectRows(b, loc, lengths, y, zeros(b, loc, yType),
-                   [&](OpBuilder &nb, Location nloc, Value length) {
-                     return arith::CmpIOp::create(
-                         nb, nloc, arith::CmpIPredicate::slt, time, length);
-                   });
-  }
-  SmallVector<Value> newCarries(next);
   // Outputs nobody reads (a Pool(last) took the final carry instead) are
   // not stored; the untouched tensor folds away.
-  next.push_back(op.getOutputs().use_empty() ? outputs
-                                             : storeOutput(b, t, y, outputs));
+  bool stored = !op.getOutputs().use_empty();
+  // A cell's result inserted into the step's slot is computed there by the
+  // cell's lowering (its gate generic gets the slot as one more init).
+  bool computedInSlot = bool(y.getDefiningOp<CellOpInterface>());
+  std::optional<AxisSlice> slice;
+  if (op.getZeroPaddedOutputs()) {
+    // Padded steps (t >= L) output zeros, chosen into the slot.
+    auto yType = cast<RankedTensorType>(y.getType());
+    Value padding = zeros(b, loc, yType);
+    Value slot;
+    if (stored) {
+      slice = outputSlice(b, t, outputs);
+      slot = outputSlot(b, *slice, yType, outputs);
+    }
+    y = selectRows(
+        b, loc, lengths, y, padding,
+        [&](OpBuilder &nb, Location nloc, Value length) {
+          return arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt,
+                                       time, length);
+        },
+        slot);
+    computedInSlot = stored;
+  }
+  SmallVector<Value> newCarries(next);
+  if (stored && !slice)
+    slice = outputSlice(b, t, outputs);
+  next.push_back(stored ? storeOutput(b, *slice, y, outputs, computedInSlot)
+                        : outputs);
   // Each row keeps the carry after its last valid step (t == L - 1).
   auto lengthsType =
       lengths ? cast<RankedTensorType>(lengths.getType()) : RankedTensorType();

@@ -171,7 +171,7 @@ public:
 
   /// One time step of `rows` at time `t` on its (projected) `input`. With
   /// `besideCell`, that is called with the step's cell as soon as it is
-  /// built, before the new carries are copied and the output stored.
+  /// built, before the output is stored.
   SmallVector<Value>
   stepOn(OpBuilder &b, const StepRows &rows, OpFoldResult t, Value input,
          ValueRange state,
@@ -226,9 +226,18 @@ private:
   /// `size - 1 - t`: step t counted from the end.
   OpFoldResult mirror(OpBuilder &b, OpFoldResult t, int64_t size);
 
-  /// `outputs` with the step output `y` stored at time `t` (reversed back
+  /// The slice of `outputs` that step `t`'s output goes into (reversed back
   /// for keep_order when the input is read from its end).
-  Value storeOutput(OpBuilder &b, OpFoldResult t, Value y, Value outputs);
+  AxisSlice outputSlice(OpBuilder &b, OpFoldResult t, Value outputs);
+
+  /// `slice` of `outputs` as a tensor of `type` (a step's output).
+  Value outputSlot(OpBuilder &b, const AxisSlice &slice, Type type,
+                   Value outputs);
+
+  /// `outputs` with the step output `y` inserted at `slice`; copied into the
+  /// slot first unless `computedInSlot` (its producer writes the slot).
+  Value storeOutput(OpBuilder &b, const AxisSlice &slice, Value y,
+                    Value outputs, bool computedInSlot);
 
   /// The time index as an i32 value, to compare with lengths.
   Value timeAsI32(OpBuilder &b, OpFoldResult t);

@@ -4,16 +4,36 @@
 // dim (a unit row when there are none), the two products (matmuls, or
 // convolutions for cells with spatial dims), then one element-wise
 // linalg.generic with the biases and the cell's own gate maths
-// (CellOpInterface::buildNewCarries), and the batch dims restored.
+// (CellOpInterface::buildNewCarries), and the batch dims restored. The
+// generic computes each new carry over the old one and a result that is
+// inserted into a slice (a scan step's output) in that slice too, so the
+// scan lowering leaves no copies for later passes to remove.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/RegionUtils.h"
+
 using namespace mlir;
 using namespace mlir::rnn;
 
 namespace {
+
+/// The tensor.insert_slice that inserts `result` into a tensor defined
+/// before `cell` (a scan step's output into its slot of the sequence), or
+/// null.
+tensor::InsertSliceOp insertionOf(Value result, Operation *cell) {
+  for (OpOperand &use : result.getUses()) {
+    auto insert = dyn_cast<tensor::InsertSliceOp>(use.getOwner());
+    if (insert && &use == &insert.getSourceMutable() &&
+        DominanceInfo().properlyDominates(insert.getDest(), cell))
+      return insert;
+  }
+  return nullptr;
+}
 
 /// The piece of an input projection computed beside `cell`'s recurrent
 /// product (an rnn.project_piece whose `beside` is the cell), or null.
@@ -55,17 +75,54 @@ struct CellLowering : OpInterfaceRewritePattern<CellOpInterface> {
                                  fuseProjections && cell.fusesProjections(),
                                  pieceBeside(cell));
 
+    // A result inserted into a slice (a scan step's output into its slot)
+    // is written there by the gate generic itself, beside its carry: no
+    // loop of its own reads it back to copy it.
+    unsigned numResults = cell->getNumResults();
+    SmallVector<tensor::InsertSliceOp> inserts =
+        llvm::map_to_vector(cell->getResults(), [&](Value result) {
+          return insertionOf(result, cell);
+        });
+    SmallVector<Value> slots;
+    auto buildSlots = [&](OpBuilder &b) {
+      for (tensor::InsertSliceOp insert : inserts) {
+        // The slot's offsets may be computed after the cell (a time counted
+        // from the end). One that cannot come first leaves the result to
+        // be copied into its slot when bufferized.
+        if (!insert ||
+            failed(moveValueDefinitions(rewriter, insert.getOffsets(), cell))) {
+          slots.push_back(Value());
+          continue;
+        }
+        Value slot = tensor::ExtractSliceOp::create(
+            b, insert.getLoc(), insert.getSourceType(), insert.getDest(),
+            insert.getMixedOffsets(), insert.getMixedSizes(),
+            insert.getMixedStrides());
+        slots.push_back(collapseBatchDims(b, loc, slot, numBatchDims));
+      }
+      return slots;
+    };
     SmallVector<Value> results = emitGateGeneric(
-        rewriter, loc, products, carries, cell->getNumResults(),
+        rewriter, loc, products, carries, numResults,
         [&](OpBuilder &b, Location l, ArrayRef<Value> xi, ArrayRef<Value> xh,
             ArrayRef<Value> carry) {
           return cell.buildNewCarries(b, l, xi, xh, carry);
-        });
+        },
+        buildSlots);
     SmallVector<Value> restored;
     for (Value result : results)
       restored.push_back(
           restoreBatchDims(rewriter, loc, result, carryType, numBatchDims));
-    rewriter.replaceOp(cell, restored);
+    ArrayRef<Value> written = ArrayRef(restored).drop_front(numResults);
+    for (auto [insert, slot] : llvm::zip(inserts, slots)) {
+      if (!slot)
+        continue;
+      Value slotResult = written.front();
+      written = written.drop_front();
+      rewriter.modifyOpInPlace(
+          insert, [&] { insert.getSourceMutable().assign(slotResult); });
+    }
+    rewriter.replaceOp(cell, ArrayRef(restored).take_front(numResults));
     return success();
   }
 };

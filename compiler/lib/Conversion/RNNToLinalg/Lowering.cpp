@@ -185,7 +185,8 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
                                               const GateProducts &products,
                                               ValueRange carries,
                                               unsigned numResults,
-                                              GateBodyBuilder body) {
+                                              GateBodyBuilder body,
+                                              ResultSlotsBuilder slots) {
   auto carryType = cast<RankedTensorType>(carries.front().getType());
   int64_t rank = carryType.getRank();
   int64_t features = carryType.getShape().back();
@@ -236,9 +237,20 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
                                       carryType.getElementType()));
     maps.push_back(identity);
   }
+  // Results also written into a slot, in the order of their inits.
+  SmallVector<unsigned> slotted;
+  if (slots) {
+    for (auto [i, slot] : llvm::enumerate(slots(b))) {
+      if (!slot)
+        continue;
+      outputs.push_back(slot);
+      maps.push_back(identity);
+      slotted.push_back(i);
+    }
+  }
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
-  SmallVector<Type> resultTypes(numResults, carryType);
+  SmallVector<Type> resultTypes(numResults + slotted.size(), carryType);
 
   auto generic = linalg::GenericOp::create(
       b, loc, resultTypes, inputs, outputs, maps, iterators,
@@ -303,6 +315,10 @@ SmallVector<Value> mlir::rnn::emitGateGeneric(OpBuilder &b, Location loc,
         }
         SmallVector<Value> carryValues(carryArgs.begin(), carryArgs.end());
         SmallVector<Value> results = body(nb, nloc, xi, xh, carryValues);
+        for (unsigned i : slotted) {
+          Value again = results[i];
+          results.push_back(again);
+        }
         linalg::YieldOp::create(nb, nloc, results);
       });
   return SmallVector<Value>(generic->getResults());

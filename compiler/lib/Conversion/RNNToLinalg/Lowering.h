@@ -125,11 +125,17 @@ using GateBodyBuilder = llvm::function_ref<SmallVector<Value>(
 /// columns each), the bias and column-scale blocks (broadcast over all but
 /// the last dim), the row scales (broadcast over all but the first) and
 /// `carries`; `body` computes its `numResults` results (each shaped like the
-/// carries). Returns the generic's results.
+/// carries), each written over the carry it replaces. `slots`, built just
+/// before the generic, gives per result a further tensor (null: none) it is
+/// also written into, as one more init (a scan step's slot of its output
+/// sequence). Returns the generic's results: the `numResults`, then one per
+/// slot given.
+using ResultSlotsBuilder = llvm::function_ref<SmallVector<Value>(OpBuilder &b)>;
 SmallVector<Value> emitGateGeneric(OpBuilder &b, Location loc,
                                    const GateProducts &products,
                                    ValueRange carries, unsigned numResults,
-                                   GateBodyBuilder body);
+                                   GateBodyBuilder body,
+                                   ResultSlotsBuilder slots = nullptr);
 
 /// The products of a cell whose kernels are matrices (MatmulProducts.cpp):
 /// `x @ wi` (or `x` itself when the cell's input is projected) and `h @ wh`
