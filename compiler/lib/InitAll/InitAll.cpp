@@ -1,7 +1,9 @@
 //===- InitAll.cpp - Register everything rnnc defines ---------------------===//
 
 #include "rnn/InitAll.h"
-#include "rnn/Codegen/Passes.h"
+#include "rnn/ABI/Passes.h"
+#include "rnn/Bufferization/Passes.h"
+#include "rnn/CPU/Passes.h"
 #include "rnn/Conversion/Passes.h"
 #include "rnn/Conversion/RNNToRuntime/RNNToRuntime.h"
 #include "rnn/IR/RNNDialect.h"
@@ -20,6 +22,8 @@ void rnnc::registerAllDialects(mlir::DialectRegistry &registry) {
 void rnnc::registerAllPasses() {
   mlir::rnn::registerRNNPasses();
   mlir::rnn::registerRNNConversionPasses();
-  mlir::rnn::registerRNNCodegenPasses();
+  mlir::rnn::registerRNNABIPasses();
+  mlir::rnn::registerRNNBufferizationPasses();
+  mlir::rnn::registerRNNCPUPasses();
   rnnc::registerPipelines();
 }

@@ -175,4 +175,71 @@ def RNNConvertVectorToLLVMPass : Pass<"rnn-convert-vector-to-llvm"> {
                            "x86vector::X86VectorDialect"];
 }
 
+def RNNStoreBF16AsBitsPass : Pass<"rnn-store-bf16-as-bits", "mlir::ModuleOp"> {
+  let summary = "keep bf16 buffers as uint16 bit patterns, widened by librnnrt";
+  let description = [{
+    C99 has no bfloat16 type (EmitC would print the compiler extension
+    `__bf16`), so for the C path bf16 params (`param_dtype: bfloat16`) are
+    stored as their bit patterns: every bf16 buffer becomes a `ui16` buffer
+    of the same bits (constant `memref.global`s are bit cast; views keep
+    their shape and strides), and each load of one, which only a widening
+    `arith.extf` to f32 may read, becomes a `ui16` load passed to
+    `rnnrt_bf16_to_f32` (a `static inline` function of `rnnrt/rnnrt.h`:
+    the bits shifted into the top half of a float, exact). The weights keep
+    two bytes each, and the maths is f32 as on the LLVM path.
+
+    Anything else on bf16 (a store, a function argument, another reader of
+    a load) is an error naming the op: generated code only reads constant
+    bf16 params.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
+def RNNConvertBuffersToEmitCPass
+    : Pass<"rnn-convert-buffers-to-emitc", "mlir::ModuleOp"> {
+  let summary = "lower the entry point on buffers to EmitC, buffers as C pointers";
+  let description = [{
+    Lowers what `--rnn-lower-to-llvm` would hand to LLVM (func, memref,
+    scf, arith and math on static buffers) to the EmitC dialect, for C99.
+
+    Every buffer becomes a pointer to its first element (`float *`); a
+    load or store indexes it with the strides of its memref type, so only
+    static strides are accepted (the offset may be dynamic: it moves the
+    pointer). `memref.view` of the workspace is a byte offset and a cast;
+    `memref.subview` and `memref.reinterpret_cast` move the pointer;
+    `memref.expand_shape`, `memref.collapse_shape` and `memref.cast` keep
+    it. `memref.copy` between contiguous buffers is a flat loop, so the
+    code needs no `memcpy`. Constant `memref.global`s become `static const`
+    flat C arrays (renamed without leading underscores, which C reserves).
+    Math ops call libm's C99 functions (`expf`, `tanhf`, `expm1f`, ...).
+    Calls to external functions (librnnrt's `rnnrt_*`, declared by
+    `rnnrt/rnnrt.h`) become `emitc.call_opaque`, and their declarations
+    are dropped. Argument attributes (`rnn.name`, `rnn.workspace`) are kept
+    for `--rnn-emitc-entry-abi`.
+
+    Generated C never allocates and keeps no mutable state: `memref.alloc`,
+    `memref.alloca` and non-constant globals are errors.
+  }];
+  let dependentDialects = ["mlir::emitc::EmitCDialect"];
+}
+
+def RNNEmitCEntryABIPass : Pass<"rnn-emitc-entry-abi", "mlir::ModuleOp"> {
+  let summary = "give EmitC functions the C signature of the model header";
+  let description = [{
+    Runs after `--rnn-convert-buffers-to-emitc`. The entry point's
+    parameters take the C types its `EntryPointABI` gives them (the one
+    description of the C ABI, `rnn/ABI/EntryPointABI.h`): inputs (arguments
+    with `rnn.name` and without `rnn.output`) become `const T *`, the
+    workspace (`rnn.workspace`, the last argument) becomes `void *`, exactly
+    as the header written by rnnc declares them; the body casts them back
+    to the pointers it indexes. Unused parameters are voided so that
+    `-Wall -Wextra -Werror` accepts the file. The module gets the includes
+    the code needs (`<math.h>`, `<stdbool.h>`, `<stddef.h>`, `<stdint.h>`,
+    `"rnnrt/rnnrt.h"`) and every constant global is aligned to 64 bytes
+    where the compiler can say so (`_Alignas` in C11, the GNU `aligned`
+    attribute), and left at its natural alignment otherwise.
+  }];
+  let dependentDialects = ["mlir::emitc::EmitCDialect"];
+}
+
 #endif // RNN_CONVERSION_PASSES_TD

@@ -1,0 +1,31 @@
+//===- Passes.h - CPU code generation ---------------------------*- C++ -*-===//
+
+#ifndef RNN_CPU_PASSES_H
+#define RNN_CPU_PASSES_H
+
+#include "rnn/IR/RNNDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::rnn {
+
+#define GEN_PASS_DECL
+#include "rnn/CPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "rnn/CPU/Passes.h.inc"
+
+} // namespace mlir::rnn
+
+#endif // RNN_CPU_PASSES_H
