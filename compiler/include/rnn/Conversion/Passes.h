@@ -1,4 +1,4 @@
-//===- Passes.h - Conversions out of the rnn dialect ------------*- C++ -*-===//
+//===- Passes.h - Conversions, one folder each ------------------*- C++ -*-===//
 
 #ifndef RNN_CONVERSION_PASSES_H
 #define RNN_CONVERSION_PASSES_H

@@ -1,4 +1,4 @@
-//===- Passes.td - Conversions out of the rnn dialect ------*- tablegen -*-===//
+//===- Passes.td - Conversions, one folder each ------------*- tablegen -*-===//
 
 #ifndef RNN_CONVERSION_PASSES_TD
 #define RNN_CONVERSION_PASSES_TD
