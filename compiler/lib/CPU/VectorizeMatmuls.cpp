@@ -466,22 +466,14 @@ expandPair(RewriterBase &rewriter, rnn::SharedKMatmulsOp pair,
                                     ValueRange{lhs, rhs}, ValueRange{acc});
   };
   Value weights = pair.getFirstRhs();
-  auto weightsType = cast<RankedTensorType>(weights.getType());
-  int64_t depth = weightsType.getDimSize(0);
   int64_t width =
       cast<RankedTensorType>(pair.getFirstAcc().getType()).getDimSize(1);
-  if (width != weightsType.getDimSize(1)) {
-    OpFoldResult column =
-        rnn::buildBlockColumn(rewriter, loc, pair.getFirstBlock(), width);
-    auto block = tensor::ExtractSliceOp::create(
-        rewriter, loc,
-        RankedTensorType::get({depth, width}, weightsType.getElementType()),
-        weights, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), column},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(depth),
-                               rewriter.getIndexAttr(width)},
-        SmallVector<OpFoldResult>(2, rewriter.getIndexAttr(1)));
-    columnBlocks.insert(block);
-    weights = block;
+  if (width != cast<RankedTensorType>(weights.getType()).getDimSize(1)) {
+    weights = rnn::sliceColumns(
+        rewriter, loc, weights,
+        rnn::buildBlockColumn(rewriter, loc, pair.getFirstBlock(), width),
+        width);
+    columnBlocks.insert(weights.getDefiningOp());
   }
   std::array<linalg::MatmulOp, 2> matmuls{
       product(pair.getFirstLhs(), weights, pair.getFirstAcc()),

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/Support/MathExtras.h"
@@ -447,6 +448,17 @@ OpFoldResult mlir::rnn::buildBlockColumn(OpBuilder &b, Location loc,
   return arith::MulIOp::create(b, loc, block,
                                arith::ConstantIndexOp::create(b, loc, width))
       .getResult();
+}
+
+Value mlir::rnn::sliceColumns(OpBuilder &b, Location loc, Value kernel,
+                              OpFoldResult column, int64_t width) {
+  auto type = cast<RankedTensorType>(kernel.getType());
+  int64_t depth = type.getDimSize(0);
+  return tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({depth, width}, type.getElementType()),
+      kernel, ArrayRef<OpFoldResult>{b.getIndexAttr(0), column},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(depth), b.getIndexAttr(width)},
+      SmallVector<OpFoldResult>(2, b.getIndexAttr(1)));
 }
 
 LogicalResult ProjectPieceOp::verify() {

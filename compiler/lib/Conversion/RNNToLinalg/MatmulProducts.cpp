@@ -282,17 +282,9 @@ struct ProjectPieceLowering : OpRewritePattern<ProjectPieceOp> {
     Location loc = op.getLoc();
     PieceOperands operands = emitPieceOperands(rewriter, op);
     Value weights = operands.kernel;
-    auto kernelType = cast<RankedTensorType>(weights.getType());
-    int64_t depth = kernelType.getDimSize(0), width = op.getWidth();
-    if (width != kernelType.getDimSize(1))
-      weights = tensor::ExtractSliceOp::create(
-          rewriter, loc,
-          RankedTensorType::get({depth, width}, kernelType.getElementType()),
-          weights,
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), operands.column},
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(depth),
-                                 rewriter.getIndexAttr(width)},
-          SmallVector<OpFoldResult>(2, rewriter.getIndexAttr(1)));
+    int64_t width = op.getWidth();
+    if (width != cast<RankedTensorType>(weights.getType()).getDimSize(1))
+      weights = sliceColumns(rewriter, loc, weights, operands.column, width);
     Value product = linalg::MatmulOp::create(rewriter, loc,
                                              TypeRange{operands.init.getType()},
                                              ValueRange{operands.rows, weights},

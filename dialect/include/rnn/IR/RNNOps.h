@@ -32,6 +32,11 @@ int64_t kernelStorageBytes(ShapedType kernel);
 OpFoldResult buildBlockColumn(OpBuilder &b, Location loc, Value block,
                               int64_t width);
 
+/// Columns [column, column + width) of the [K, N] `kernel`, as a
+/// tensor.extract_slice: the weights of a column block.
+Value sliceColumns(OpBuilder &b, Location loc, Value kernel,
+                   OpFoldResult column, int64_t width);
+
 class CellOpInterface;
 /// The verifier of a cell whose kernels are matrices (RNNCells.cpp): input
 /// (*B, I), carries (*B, H), wi (I, G*H), wh (H, G*H), biases (G*H), the
