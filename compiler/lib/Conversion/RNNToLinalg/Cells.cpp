@@ -25,11 +25,12 @@ namespace {
 /// The tensor.insert_slice that inserts `result` into a tensor defined
 /// before `cell` (a scan step's output into its slot of the sequence), or
 /// null.
-tensor::InsertSliceOp insertionOf(Value result, Operation *cell) {
+tensor::InsertSliceOp insertionOf(Value result, Operation *cell,
+                                  DominanceInfo &dominance) {
   for (OpOperand &use : result.getUses()) {
     auto insert = dyn_cast<tensor::InsertSliceOp>(use.getOwner());
     if (insert && &use == &insert.getSourceMutable() &&
-        DominanceInfo().properlyDominates(insert.getDest(), cell))
+        dominance.properlyDominates(insert.getDest(), cell))
       return insert;
   }
   return nullptr;
@@ -79,9 +80,10 @@ struct CellLowering : OpInterfaceRewritePattern<CellOpInterface> {
     // is written there by the gate generic itself, beside its carry: no
     // loop of its own reads it back to copy it.
     unsigned numResults = cell->getNumResults();
+    DominanceInfo dominance;
     SmallVector<tensor::InsertSliceOp> inserts =
         llvm::map_to_vector(cell->getResults(), [&](Value result) {
-          return insertionOf(result, cell);
+          return insertionOf(result, cell, dominance);
         });
     SmallVector<Value> slots;
     auto buildSlots = [&](OpBuilder &b) {
