@@ -61,11 +61,6 @@ std::unique_ptr<RnncModel> RnncModel::compile(const Problem &problem,
                                        mlir::UnknownLoc::get(&ctx), threads);
   if (!result->library)
     return nullptr;
-  if (threads > 1 && result->library->parallelTasks() < threads) {
-    error = "the model's _run_parallel splits a call into " +
-            std::to_string(result->library->parallelTasks()) + " task(s)";
-    return nullptr;
-  }
 
   result->parameters = compiled->parameters;
   result->floats.resize(result->parameters.size());

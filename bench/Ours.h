@@ -37,6 +37,9 @@ public:
   int32_t run();
   /// What the last run() wrote.
   Outputs outputs() const;
+  /// How many tasks `<name>_run_parallel` splits a call into (1: it runs
+  /// `<name>_run` itself, the header says why).
+  int parallelTasks() const { return library->parallelTasks(); }
   /// Seconds spent compiling (spec to loaded library).
   double compileSeconds() const { return compileTime; }
   /// The model and bound weights, for the reference implementation.

@@ -348,9 +348,11 @@ void rnnc::bench::printMarkdown(llvm::raw_ostream &os, const RunInfo &info,
          << "; the peers were checked against rnnc over those steps\n";
     for (Impl impl : kImpls) {
       const ImplResult &r = row.result(impl);
-      if (r.status == Status::Failed || r.status == Status::Unavailable)
-        os << "- " << label(row.config) << ": " << implName(impl) << " "
-           << statusName(r.status) << (r.note.empty() ? "" : ": " + r.note)
+      if (r.status == Status::Failed || r.status == Status::Unavailable ||
+          (impl == Impl::Rnnc && !r.note.empty()))
+        os << "- " << label(row.config) << ": " << implName(impl)
+           << (r.status == Status::Ok ? "" : std::string(" ") + statusName(r.status))
+           << (r.note.empty() ? "" : ": " + r.note)
            << (r.check.detail.empty() ? "" : " [" + r.check.detail + "]")
            << "\n";
     }

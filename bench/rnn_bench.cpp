@@ -370,6 +370,12 @@ Row runConfig(const Config &config, Context &context) {
     }
     ours.compileSeconds = model->compileSeconds();
     ours.status = Status::Ok;
+    // Timed all the same: a model the hook does not split must run as
+    // fast as on one thread.
+    if (config.threads > 1 && model->parallelTasks() < config.threads)
+      ours.note = "serial: <name>_run_parallel runs this model as " +
+                  std::to_string(model->parallelTasks()) +
+                  " task(s) (the header's <NAME>_PARALLEL_TASKS says why)";
     if (config.variant() && !checkOnly &&
         !timeAgainstF32(row, *model, ran, base, want, context.policy)) {
       row.seconds = now() - start;
