@@ -397,10 +397,15 @@ vectorizeMatmul(RewriterBase &rewriter, linalg::MatmulOp op, int64_t m,
                        stepWeights);
     // Paired columns are widened now, while the rows read are the ones
     // built here (fusing shared loops clones them).
-    if (panels && panels->weights.layout.pairedLanes)
+    // The map is emptied once they are: it is keyed by the reads' values,
+    // and a value erased later (fusing shared loops does) may share its
+    // address with a read of other weights, whose columns are in order.
+    if (panels && panels->weights.layout.pairedLanes) {
       for (auto contract :
            llvm::make_early_inc_range(body->getOps<vector::ContractionOp>()))
         widenContractOperands(rewriter, contract, panels->pairedRows);
+      panels->pairedRows.clear();
+    }
   }
   if (panels) {
     // A wider block of the weights' columns is read as a panel per block
@@ -638,9 +643,11 @@ struct RNNVectorizeMatmulsPass
       if (entry.first->use_empty())
         rewriter.eraseOp(entry.first);
     // Mixed-precision blocks (bf16 weights) come out of the vectorizer as
-    // contractions of two element types; widen their narrow factor.
+    // contractions of two element types; widen their narrow factor. Paired
+    // columns were widened where their rows were read.
+    const llvm::DenseMap<Value, int64_t> noPairs;
     getOperation()->walk([&](vector::ContractionOp contract) {
-      widenContractOperands(rewriter, contract, pairedRows);
+      widenContractOperands(rewriter, contract, noPairs);
     });
   }
 
