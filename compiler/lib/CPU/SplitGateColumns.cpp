@@ -279,7 +279,9 @@ FailureOr<Recurrence> analyze(func::FuncOp func) {
       (!rec.hidden.getDefiningOp<memref::ViewOp>() &&
        !isFunctionArgument(rec.hidden)))
     return failure();
-  for (auto [op, storage] : outputWrites) {
+  for (auto &write : outputWrites) {
+    Operation *op = write.first;
+    Value storage = write.second;
     bool beforeLoop =
         rec.body->findAncestorOpInBlock(*op) &&
         rec.body->findAncestorOpInBlock(*op)->isBeforeInBlock(rec.timeLoop);
@@ -408,7 +410,8 @@ LogicalResult predicate(OpBuilder &builder, Value columnBlock, Block *outermost,
       definitionPoint(values, outermost);
   if (failed(point))
     return failure();
-  auto [block, after] = *point;
+  Block *block = point->first;
+  Operation *after = point->second;
   if (!predicated.insert(block).second)
     return failure();
   Operation *terminator = block->getTerminator();
