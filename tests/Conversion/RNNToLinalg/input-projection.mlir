@@ -62,9 +62,14 @@ func.func @time_major_two_batch_dims(%x: tensor<2x2x3x5xf32>, %wi: tensor<5x12xf
 // CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
 // CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[FLAT]] : tensor<6x4xf32>) outs(%{{.*}} : tensor<6xf32>)
 // CHECK: %[[SCALES:.*]]:2 = linalg.generic {{.*}} ins(%[[MAX]] : tensor<6xf32>) outs(%{{.*}}, %{{.*}} : tensor<6xf32>, tensor<6xf32>)
-// CHECK: %[[Q:.*]] = linalg.generic {{.*}} ins(%[[FLAT]], %[[SCALES]]#1 : tensor<6x4xf32>, tensor<6xf32>) outs(%{{.*}} : tensor<6x4xi8>)
+// CHECK: %[[Q:.*]] = scf.for {{.*}} -> (tensor<6x4xi8>)
+// CHECK:   tensor.extract %[[SCALES]]#1
+// CHECK:   linalg.generic {{.*}} ins(%{{.*}} : tensor<4xf32>) outs(%{{.*}} : tensor<4xi8>)
 // CHECK: %[[SUMS:.*]] = linalg.matmul ins(%[[Q]], %{{.*}} : tensor<6x4xi8>, tensor<4x16xi8>) outs(%{{.*}} : tensor<6x16xi32>)
-// CHECK: %[[ALL:.*]] = linalg.generic {{.*}} ins(%[[SUMS]], %[[SCALES]]#0 : tensor<6x16xi32>, tensor<6xf32>) outs(%{{.*}} : tensor<6x16xf32>)
+// CHECK: %[[ALL:.*]] = scf.for {{.*}} -> (tensor<6x16xf32>)
+// CHECK:   tensor.extract %[[SCALES]]#0
+// CHECK:   tensor.extract_slice %[[SUMS]]
+// CHECK:   linalg.generic {{.*}} ins(%{{.*}} : tensor<16xi32>) outs(%{{.*}} : tensor<16xf32>)
 // CHECK: %[[SEQ:.*]] = tensor.expand_shape %[[ALL]] {{\[}}[0, 1], [2]] output_shape [2, 3, 16] : tensor<6x16xf32> into tensor<2x3x16xf32>
 // CHECK: scf.for %[[T:[a-z0-9]+]] =
 // CHECK:   %[[GI:.*]] = tensor.extract_slice %[[SEQ]][0, %[[T]], 0] [2, 1, 16] [1, 1, 1] : tensor<2x3x16xf32> to tensor<2x16xf32>

@@ -147,7 +147,8 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
            "cell with constant f32 weights">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
-                           "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
+                           "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def RNNConvertVectorToLLVMPass : Pass<"rnn-convert-vector-to-llvm"> {

@@ -18,14 +18,77 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 
+namespace {
+
+/// A new M x N tensor of `element`s, each `body(values, scalars)` of the
+/// elements at its place in the M x N `matrices` and its row's elements of
+/// the M-vectors `perRow`. One loop over the rows reads each row's scalars
+/// once, as values the element-wise loop then uses. (As one generic over
+/// both dims, they were loads in the loop over columns, beside the stores
+/// into the same workspace, which kept LLVM from vectorizing that loop: it
+/// could not rule out that a store changed them.)
+Value mapRows(OpBuilder &b, Location loc, ValueRange matrices,
+              ValueRange perRow, Type element,
+              function_ref<Value(OpBuilder &, Location, ValueRange,
+                                 ValueRange)>
+                  body) {
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(matrices.front().getType()).getShape();
+  int64_t rows = shape[0], columns = shape[1];
+  MLIRContext *ctx = b.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
+  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value end = arith::ConstantIndexOp::create(b, loc, rows);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, end, one, ValueRange{init},
+      [&](OpBuilder &nb, Location l, Value row, ValueRange into) {
+        SmallVector<OpFoldResult> offsets{row, nb.getIndexAttr(0)};
+        SmallVector<OpFoldResult> sizes{nb.getIndexAttr(1),
+                                        nb.getIndexAttr(columns)};
+        SmallVector<OpFoldResult> strides(2, nb.getIndexAttr(1));
+        auto rowOf = [&](Value matrix) -> Value {
+          auto type = RankedTensorType::get(
+              {columns}, getElementTypeOrSelf(matrix.getType()));
+          return tensor::ExtractSliceOp::create(nb, l, type, matrix, offsets,
+                                                sizes, strides);
+        };
+        SmallVector<Value> scalars, inputs;
+        for (Value vector : perRow)
+          scalars.push_back(tensor::ExtractOp::create(nb, l, vector, row));
+        for (Value matrix : matrices)
+          inputs.push_back(rowOf(matrix));
+        Value out = rowOf(into.front());
+        SmallVector<AffineMap> maps(inputs.size() + 1, identity);
+        Value mapped =
+            linalg::GenericOp::create(
+                nb, l, TypeRange{out.getType()}, inputs, ValueRange{out}, maps,
+                SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
+                [&](OpBuilder &bb, Location bl, ValueRange args) {
+                  linalg::YieldOp::create(
+                      bb, bl, body(bb, bl, args.drop_back(), scalars));
+                })
+                .getResult(0);
+        scf::YieldOp::create(
+            nb, l,
+            Value(tensor::InsertSliceOp::create(nb, l, mapped, into.front(),
+                                                offsets, sizes, strides)));
+      });
+  return loop.getResult(0);
+}
+
+} // namespace
+
 mlir::rnn::DynamicInt8Sums mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc,
                                                Value lhs, Value rhs) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
-  int64_t rows = lhsType.getDimSize(0), depth = lhsType.getDimSize(1);
+  int64_t rows = lhsType.getDimSize(0);
   int64_t columns = cast<RankedTensorType>(rhs.getType()).getDimSize(1);
   Type f32 = b.getF32Type(), i8 = b.getI8Type(), i32 = b.getI32Type();
   MLIRContext *ctx = b.getContext();
@@ -75,24 +138,18 @@ mlir::rnn::DynamicInt8Sums mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location
   Value rowScales = scales.getResult(0), factors = scales.getResult(1);
 
   // q_ik = clamp(rne(x_ik * factor_i), -127, 127), as i8.
-  Value quantized =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{RankedTensorType::get({rows, depth}, i8)},
-          ValueRange{lhs, factors},
-          ValueRange{tensor::EmptyOp::create(b, loc, {rows, depth}, i8)},
-          ArrayRef<AffineMap>{matrix, perRow, matrix}, parallel(2),
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value scaled = math::RoundEvenOp::create(
-                nb, l, arith::MulFOp::create(nb, l, args[0], args[1]));
-            Value clamped = arith::MinimumFOp::create(
-                nb, l,
-                arith::MaximumFOp::create(nb, l, scaled,
-                                          floatConstant(nb, l, f32, -127.0)),
-                floatConstant(nb, l, f32, 127.0));
-            linalg::YieldOp::create(
-                nb, l, Value(arith::FPToSIOp::create(nb, l, i8, clamped)));
-          })
-          .getResult(0);
+  Value quantized = mapRows(
+      b, loc, lhs, factors, i8,
+      [&](OpBuilder &nb, Location l, ValueRange x, ValueRange factor) {
+        Value scaled = math::RoundEvenOp::create(
+            nb, l, arith::MulFOp::create(nb, l, x[0], factor[0]));
+        Value clamped = arith::MinimumFOp::create(
+            nb, l,
+            arith::MaximumFOp::create(nb, l, scaled,
+                                      floatConstant(nb, l, f32, -127.0)),
+            floatConstant(nb, l, f32, 127.0));
+        return Value(arith::FPToSIOp::create(nb, l, i8, clamped));
+      });
 
   // sum_k q_ik w_kj in int32 (exact: |sum| <= K * 127^2).
   Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
@@ -112,24 +169,13 @@ mlir::rnn::DynamicInt8Sums mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location
 Value mlir::rnn::emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs,
                                        Value rhs) {
   auto [sums, rowScales] = emitDynamicInt8Sums(b, loc, lhs, rhs);
-  auto sumsType = cast<RankedTensorType>(sums.getType());
-  MLIRContext *ctx = b.getContext();
-  AffineMap matrix = AffineMap::getMultiDimIdentityMap(2, ctx);
-  AffineMap perRow = AffineMap::get(2, 0, getAffineDimExpr(0, ctx));
   // float(sum_ij) * scale_i (emitDequantizedSum); the gate maths then
   // multiplies by the column's scale, as for weight-only int8.
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{sumsType.clone(b.getF32Type())},
-             ValueRange{sums, rowScales},
-             ValueRange{tensor::EmptyOp::create(b, loc, sumsType.getShape(),
-                                                b.getF32Type())},
-             ArrayRef<AffineMap>{matrix, perRow, matrix},
-             SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, l, emitDequantizedSum(nb, l, args[0], args[1]));
-             })
-      .getResult(0);
+  return mapRows(b, loc, sums, rowScales, b.getF32Type(),
+                 [](OpBuilder &nb, Location l, ValueRange sum,
+                    ValueRange scale) {
+                   return emitDequantizedSum(nb, l, sum[0], scale[0]);
+                 });
 }
 
 Value mlir::rnn::emitDequantizedSum(OpBuilder &b, Location loc, Value sum,
