@@ -26,7 +26,7 @@ constexpr llvm::StringLiteral kToLinalg =
     "ram-lean={2} last-row-copies={3} runtime-step-block={5} "
     "skip-block-rows={6} length-block-rows={7} "
     "row-phase-cache-bytes={9}},"
-    "convert-rnn-to-linalg{{fuse-projections={3}}";
+    "convert-rnn-to-linalg{{fuse-projections={3} reduction-lanes={10}}";
 
 /// bf16 compute's products (bf16 rows into f32) in f32 where no bf16 dot
 /// computes them: every target but rnn-vectorize-matmuls' bf16-dot.
@@ -137,6 +137,12 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
   // the separate, hoisted projection.
   bool leanScalar = options.ramLean && options.scalarMatmuls;
   const ScanBlocking &scan = options.scanBlocking;
+  // Row maxima (dynamic int8) in a vector's worth of partial maxima, for
+  // the loop vectorizer; C and scalar targets keep one reduction.
+  int64_t reductionLanes =
+      options.path == CodegenPath::LLVM && !options.scalarMatmuls
+          ? options.vectorLanes
+          : 1;
   std::string overlap;
   if (options.path == CodegenPath::LLVM && !options.scalarMatmuls &&
       options.overlapInputProjection && !options.ramLean)
@@ -149,7 +155,7 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                                 options.ramLean ? "" : kSplitInputProjection,
                                 scan.runtimeStepBlock, scan.skipBlockRows,
                                 scan.lengthBlockRows, overlap,
-                                options.cacheBytes)
+                                options.cacheBytes, reductionLanes)
                       .str());
   if (!options.bf16Dot)
     addPipeline(pm, kWidenBF16Rows);

@@ -140,11 +140,22 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
     docs/Embedded.md). Only where the row of the operands and a column per
     bias is no wider than the gate blocks it replaces (I + H + biases <=
     4 H), so the scratch memory does not grow; the sums are reordered.
+
+    With `reduction-lanes` L > 1, dynamic int8 activations find each row's
+    maximum magnitude as L partial maxima (over the row's elements L apart,
+    an element-wise loop a loop vectorizer takes) and then the maximum of
+    those, where L divides the row: the same value, as maxima are exact. As
+    one reduction, its compare-and-select form (maximumf, NaN-propagating)
+    stays scalar.
   }];
   let options = [
     Option<"fuseProjections", "fuse-projections", "bool", "false",
            "one matmul of [x, h] by [wi; wh] into rows of the bias per LSTM "
            "cell with constant f32 weights">,
+    Option<"reductionLanes", "reduction-lanes", "int64_t", "1",
+           "dynamic int8 activations: each row's maximum magnitude as this "
+           "many partial maxima first (the target's vector lanes; 1: one "
+           "reduction), so that the loop over a row is element-wise">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect",

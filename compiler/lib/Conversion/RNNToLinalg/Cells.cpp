@@ -49,10 +49,13 @@ ProjectPieceOp pieceBeside(CellOpInterface cell) {
 }
 
 struct CellLowering : OpInterfaceRewritePattern<CellOpInterface> {
-  CellLowering(MLIRContext *ctx, bool fuseProjections)
-      : OpInterfaceRewritePattern(ctx), fuseProjections(fuseProjections) {}
+  CellLowering(MLIRContext *ctx, bool fuseProjections, int64_t reductionLanes)
+      : OpInterfaceRewritePattern(ctx), fuseProjections(fuseProjections),
+        reductionLanes(reductionLanes) {}
   /// convert-rnn-to-linalg's `fuse-projections`, for the cells that allow it.
   bool fuseProjections;
+  /// convert-rnn-to-linalg's `reduction-lanes`.
+  int64_t reductionLanes;
 
   LogicalResult matchAndRewrite(CellOpInterface cell,
                                 PatternRewriter &rewriter) const override {
@@ -74,7 +77,7 @@ struct CellLowering : OpInterfaceRewritePattern<CellOpInterface> {
             ? emitConvolutionProducts(rewriter, loc, cell, x, carries.back())
             : emitMatmulProducts(rewriter, loc, cell, x, carries.back(),
                                  fuseProjections && cell.fusesProjections(),
-                                 pieceBeside(cell));
+                                 reductionLanes, pieceBeside(cell));
 
     // A result inserted into a slice (a scan step's output into its slot)
     // is written there by the gate generic itself, beside its carry: no
@@ -132,6 +135,8 @@ struct CellLowering : OpInterfaceRewritePattern<CellOpInterface> {
 } // namespace
 
 void mlir::rnn::populateCellPatterns(RewritePatternSet &patterns,
-                                     bool fuseProjections) {
-  patterns.add<CellLowering>(patterns.getContext(), fuseProjections);
+                                     bool fuseProjections,
+                                     int64_t reductionLanes) {
+  patterns.add<CellLowering>(patterns.getContext(), fuseProjections,
+                             reductionLanes);
 }

@@ -83,39 +83,83 @@ Value mapRows(OpBuilder &b, Location loc, ValueRange matrices,
   return loop.getResult(0);
 }
 
+
+/// max_k |x_ik| per row of `lhs` (M x K). With `lanes` > 1 dividing K: the
+/// maxima of the row's elements `lanes` apart first (an element-wise loop
+/// over the lanes, which vectorizes), then the maximum of those; the same
+/// value either way, maxima being exact and NaN-propagating.
+Value emitRowMaxima(OpBuilder &b, Location loc, Value lhs, int64_t lanes) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  int64_t rows = lhsType.getDimSize(0), depth = lhsType.getDimSize(1);
+  Type f32 = b.getF32Type();
+  MLIRContext *ctx = b.getContext();
+  auto dims = [&](ArrayRef<unsigned> positions, unsigned count) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned position : positions)
+      exprs.push_back(getAffineDimExpr(position, ctx));
+    return AffineMap::get(count, 0, exprs, ctx);
+  };
+  auto magnitude = [](OpBuilder &nb, Location l, ValueRange args) {
+    Value value = math::AbsFOp::create(nb, l, args[0]);
+    linalg::YieldOp::create(
+        nb, l, Value(arith::MaximumFOp::create(nb, l, args[1], value)));
+  };
+  using utils::IteratorType;
+  if (lanes <= 1 || depth % lanes != 0 || depth == lanes)
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{RankedTensorType::get({rows}, f32)},
+               ValueRange{lhs}, ValueRange{rnn::zeroTensor(b, loc, {rows}, f32)},
+               ArrayRef<AffineMap>{dims({0, 1}, 2), dims({0}, 2)},
+               ArrayRef<IteratorType>{IteratorType::parallel,
+                                      IteratorType::reduction},
+               magnitude)
+        .getResult(0);
+  // [M, K / lanes, lanes] -> [M, lanes] -> [M].
+  Value grouped = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({rows, depth / lanes, lanes}, f32), lhs,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+  Value partial =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{RankedTensorType::get({rows, lanes}, f32)},
+          ValueRange{grouped},
+          ValueRange{rnn::zeroTensor(b, loc, {rows, lanes}, f32)},
+          ArrayRef<AffineMap>{dims({0, 1, 2}, 3), dims({0, 2}, 3)},
+          ArrayRef<IteratorType>{IteratorType::parallel,
+                                 IteratorType::reduction,
+                                 IteratorType::parallel},
+          magnitude)
+          .getResult(0);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{RankedTensorType::get({rows}, f32)},
+             ValueRange{partial}, ValueRange{rnn::zeroTensor(b, loc, {rows}, f32)},
+             ArrayRef<AffineMap>{dims({0, 1}, 2), dims({0}, 2)},
+             ArrayRef<IteratorType>{IteratorType::parallel,
+                                    IteratorType::reduction},
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, l,
+                   Value(arith::MaximumFOp::create(nb, l, args[1], args[0])));
+             })
+      .getResult(0);
+}
+
 } // namespace
 
-mlir::rnn::DynamicInt8Sums mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc,
-                                               Value lhs, Value rhs) {
+mlir::rnn::DynamicInt8Sums
+mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
+                               Value rhs, int64_t reductionLanes) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   int64_t rows = lhsType.getDimSize(0);
   int64_t columns = cast<RankedTensorType>(rhs.getType()).getDimSize(1);
   Type f32 = b.getF32Type(), i8 = b.getI8Type(), i32 = b.getI32Type();
   MLIRContext *ctx = b.getContext();
-  AffineMap matrix = AffineMap::getMultiDimIdentityMap(2, ctx);
-  AffineMap perRow = AffineMap::get(2, 0, getAffineDimExpr(0, ctx));
   AffineMap vector = AffineMap::getMultiDimIdentityMap(1, ctx);
   auto parallel = [](unsigned n) {
     return SmallVector<utils::IteratorType>(n, utils::IteratorType::parallel);
   };
 
   // max_k |x_ik| per row.
-  Value maxima = linalg::GenericOp::create(
-                     b, loc, TypeRange{RankedTensorType::get({rows}, f32)},
-                     ValueRange{lhs},
-                     ValueRange{zeroTensor(b, loc, {rows}, f32)},
-                     ArrayRef<AffineMap>{matrix, perRow},
-                     ArrayRef<utils::IteratorType>{
-                         utils::IteratorType::parallel,
-                         utils::IteratorType::reduction},
-                     [](OpBuilder &nb, Location l, ValueRange args) {
-                       Value magnitude = math::AbsFOp::create(nb, l, args[0]);
-                       linalg::YieldOp::create(
-                           nb, l,
-                           Value(arith::MaximumFOp::create(nb, l, args[1],
-                                                           magnitude)));
-                     })
-                     .getResult(0);
+  Value maxima = emitRowMaxima(b, loc, lhs, reductionLanes);
 
   // Per row: the scale max / 127 and the factor 127 / max that quantizes
   // (0 for a zero row, whose values all quantize to 0).
@@ -167,8 +211,8 @@ mlir::rnn::DynamicInt8Sums mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location
 }
 
 Value mlir::rnn::emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs,
-                                       Value rhs) {
-  auto [sums, rowScales] = emitDynamicInt8Sums(b, loc, lhs, rhs);
+                                       Value rhs, int64_t reductionLanes) {
+  auto [sums, rowScales] = emitDynamicInt8Sums(b, loc, lhs, rhs, reductionLanes);
   // float(sum_ij) * scale_i (emitDequantizedSum); the gate maths then
   // multiplies by the column's scale, as for weight-only int8.
   return mapRows(b, loc, sums, rowScales, b.getF32Type(),

@@ -62,14 +62,16 @@ struct DynamicInt8Sums {
 
 /// `lhs @ rhs` with dynamic int8 activations (DynamicInt8.cpp): `lhs` (f32,
 /// M x K) quantized per row to i8, times the i8 storage `rhs` (K x N) summed
-/// in i32, with each row's scale beside the sums.
+/// in i32, with each row's scale beside the sums. The rows' maxima are
+/// taken as `reductionLanes` partial maxima first where that many divide K.
 DynamicInt8Sums emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
-                                    Value rhs);
+                                    Value rhs, int64_t reductionLanes);
 
 /// emitDynamicInt8Sums's product in f32 (M x N): each sum converted and
 /// times its row's scale. The columns' scales are the caller's, as with
 /// weight-only int8.
-Value emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs, Value rhs);
+Value emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                            int64_t reductionLanes);
 
 /// One i32 `sum` of a dynamic int8 product in f32: `float(sum) * rowScale`.
 Value emitDequantizedSum(OpBuilder &b, Location loc, Value sum, Value rowScale);
@@ -146,9 +148,11 @@ SmallVector<Value> emitGateGeneric(OpBuilder &b, Location loc,
 /// products and the biases as one matmul when its weights are f32 constants.
 /// With `piece` (an rnn.project_piece `beside` the cell), `h @ wh` and the
 /// piece are one rnn.shared_k_matmuls, and `piece` is replaced by its ring.
+/// `reductionLanes`: emitDynamicInt8Sums'.
 GateProducts emitMatmulProducts(PatternRewriter &rewriter, Location loc,
                                 CellOpInterface cell, Value x, Value h,
-                                bool fuse, ProjectPieceOp piece = nullptr);
+                                bool fuse, int64_t reductionLanes,
+                                ProjectPieceOp piece = nullptr);
 
 /// The products of a convolutional cell (ConvolutionProducts.cpp): SAME,
 /// stride-1 cross-correlations of `x` with `wi` and of `h` with `wh`.
@@ -160,10 +164,12 @@ GateProducts emitConvolutionProducts(OpBuilder &b, Location loc,
 //===----------------------------------------------------------------------===//
 
 /// Every cell op (Cells.cpp).
-void populateCellPatterns(RewritePatternSet &patterns, bool fuseProjections);
+void populateCellPatterns(RewritePatternSet &patterns, bool fuseProjections,
+                          int64_t reductionLanes);
 void populateMergePatterns(RewritePatternSet &patterns);
 /// rnn.project, as the cells' input products (MatmulProducts.cpp).
-void populateProjectPatterns(RewritePatternSet &patterns);
+void populateProjectPatterns(RewritePatternSet &patterns,
+                             int64_t reductionLanes);
 /// Dense, activations, LayerNorm, Pool and Embed (Layers.cpp).
 void populateLayerPatterns(RewritePatternSet &patterns);
 

@@ -185,6 +185,7 @@ Value emitBesidePiece(PatternRewriter &rewriter, Location loc,
 GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
                                            Location loc, CellOpInterface cell,
                                            Value x, Value h, bool fuse,
+                                           int64_t reductionLanes,
                                            ProjectPieceOp piece) {
   CellPrecision precision = cell.getPrecision();
   bool projected = cell.hasProjectedInput();
@@ -212,7 +213,8 @@ GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
   auto matmul = [&](Value lhs, Value rhs, Value &rowScales) {
     if (!precision.dynamicInt8)
       return emitMatmul(rewriter, loc, lhs, rhs, sums);
-    DynamicInt8Sums product = emitDynamicInt8Sums(rewriter, loc, lhs, rhs);
+    DynamicInt8Sums product =
+        emitDynamicInt8Sums(rewriter, loc, lhs, rhs, reductionLanes);
     rowScales = product.rowScales;
     return product.sums;
   };
@@ -243,7 +245,10 @@ namespace {
 /// sequence's. bf16 compute's rows are narrowed to bf16 and its sums
 /// rounded where the gate maths rounded them in the step.
 struct ProjectLowering : OpRewritePattern<ProjectOp> {
-  using OpRewritePattern::OpRewritePattern;
+  ProjectLowering(MLIRContext *ctx, int64_t reductionLanes)
+      : OpRewritePattern(ctx), reductionLanes(reductionLanes) {}
+  /// convert-rnn-to-linalg's `reduction-lanes`.
+  int64_t reductionLanes;
 
   LogicalResult matchAndRewrite(ProjectOp op,
                                 PatternRewriter &rewriter) const override {
@@ -254,7 +259,8 @@ struct ProjectLowering : OpRewritePattern<ProjectOp> {
     Value kernel = kernelStorage(rewriter, loc, op.getKernel());
     Value product;
     if (op.getDynamicInt8())
-      product = emitDynamicInt8Matmul(rewriter, loc, rows, kernel);
+      product =
+          emitDynamicInt8Matmul(rewriter, loc, rows, kernel, reductionLanes);
     else if (op.getComputeType())
       product = emitRoundTensorToBF16(
           rewriter, loc,
@@ -297,6 +303,8 @@ struct ProjectPieceLowering : OpRewritePattern<ProjectPieceOp> {
 
 } // namespace
 
-void mlir::rnn::populateProjectPatterns(RewritePatternSet &patterns) {
-  patterns.add<ProjectLowering, ProjectPieceLowering>(patterns.getContext());
+void mlir::rnn::populateProjectPatterns(RewritePatternSet &patterns,
+                                        int64_t reductionLanes) {
+  patterns.add<ProjectLowering>(patterns.getContext(), reductionLanes);
+  patterns.add<ProjectPieceLowering>(patterns.getContext());
 }

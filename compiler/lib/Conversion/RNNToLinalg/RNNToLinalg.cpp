@@ -25,9 +25,10 @@ using namespace mlir;
 using namespace mlir::rnn;
 
 void mlir::rnn::populateRNNToLinalgConversionPatterns(
-    RewritePatternSet &patterns, bool fuseProjections) {
-  populateCellPatterns(patterns, fuseProjections);
-  populateProjectPatterns(patterns);
+    RewritePatternSet &patterns, bool fuseProjections,
+    int64_t reductionLanes) {
+  populateCellPatterns(patterns, fuseProjections, reductionLanes);
+  populateProjectPatterns(patterns, reductionLanes);
   populateMergePatterns(patterns);
   populateLayerPatterns(patterns);
 }
@@ -73,7 +74,8 @@ struct ConvertRNNToLinalgPass
     target.markUnknownOpDynamicallyLegal(
         [](Operation *op) { return !isLowered(op); });
     RewritePatternSet patterns(ctx);
-    populateRNNToLinalgConversionPatterns(patterns, fuseProjections);
+    populateRNNToLinalgConversionPatterns(patterns, fuseProjections,
+                                          reductionLanes);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

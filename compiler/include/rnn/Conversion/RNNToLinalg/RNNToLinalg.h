@@ -19,9 +19,12 @@ namespace mlir::rnn {
 
 /// Adds the patterns lowering the cell ops and `rnn.merge` to `patterns`.
 /// With `fuseProjections`, LSTM cells with constant f32 weights sum both
-/// products and the biases in one matmul (`fuse-projections`).
+/// products and the biases in one matmul (`fuse-projections`); dynamic int8
+/// activations take their rows' maxima as `reductionLanes` partial maxima
+/// first (`reduction-lanes`).
 void populateRNNToLinalgConversionPatterns(RewritePatternSet &patterns,
-                                           bool fuseProjections = false);
+                                           bool fuseProjections = false,
+                                           int64_t reductionLanes = 1);
 
 } // namespace mlir::rnn
 
