@@ -72,6 +72,10 @@ llvm::Expected<TargetInfo> rnnc::describeTarget(const TargetOptions &options) {
   return info;
 }
 
+bool TargetInfo::bf16Convert() const {
+  return bf16Dot && vectorBits >= 512 && llvm::Triple(triple).isX86();
+}
+
 MatmulBlock TargetInfo::matmulBlock() const {
   if (vectorBits >= 512 && registers >= 32)
     return MatmulBlock{4, 64};

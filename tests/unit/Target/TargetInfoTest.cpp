@@ -39,6 +39,8 @@ TEST(TargetInfoTest, X86) {
   // keeps 16 of the 32 registers for its sums.
   EXPECT_EQ(zen4.narrowestVectorBlock(), 8);
   EXPECT_EQ(zen4.kernelAccumulators(), 16);
+  // vcvtneps2bf16 rounds bf16 compute's values.
+  EXPECT_TRUE(zen4.bf16Convert());
 
   TargetInfo haswell = describe("x86_64-linux-gnu", "haswell");
   EXPECT_EQ(haswell.vectorBits, 256u);
@@ -47,7 +49,7 @@ TEST(TargetInfoTest, X86) {
   // of fewer rows in length-sorted blocks.
   EXPECT_EQ(haswell.cacheBytes, 256 << 10);
   EXPECT_TRUE(haswell.fma);
-  EXPECT_FALSE(haswell.bf16Dot || haswell.int8Dot);
+  EXPECT_FALSE(haswell.bf16Dot || haswell.int8Dot || haswell.bf16Convert());
   EXPECT_TRUE(haswell.int16PairDot); // AVX2's vpmaddwd
   EXPECT_EQ(haswell.vectorLanes(), 8);
   // 16 registers leave too few accumulators for the recurrence.
@@ -61,7 +63,10 @@ TEST(TargetInfoTest, X86) {
   TargetInfo alderlake = describe("x86_64-linux-gnu", "alderlake");
   EXPECT_EQ(alderlake.vectorBits, 256u);
   EXPECT_TRUE(alderlake.int8Dot); // AVX-VNNI
-  EXPECT_FALSE(alderlake.bf16Dot);
+  EXPECT_FALSE(alderlake.bf16Dot || alderlake.bf16Convert());
+  TargetInfo skylake = describe("x86_64-linux-gnu", "skylake-avx512");
+  EXPECT_EQ(skylake.vectorBits, 512u);
+  EXPECT_FALSE(skylake.bf16Dot || skylake.bf16Convert());
 
   TargetInfo sse = describe("x86_64-linux-gnu", "x86-64");
   EXPECT_EQ(sse.vectorBits, 128u);

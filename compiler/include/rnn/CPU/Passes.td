@@ -151,21 +151,33 @@ def RNNApproximateMathPass : Pass<"rnn-approximate-math"> {
                            "mlir::scf::SCFDialect", "mlir::vector::VectorDialect"];
 }
 
-def RNNInterleaveMathLoopsPass : Pass<"rnn-interleave-math-loops"> {
-  let summary = "ask LLVM to interleave the vectorized loops of gate maths";
+def RNNAnnotateVectorLoopsPass : Pass<"rnn-annotate-vector-loops"> {
+  let summary = "tell LLVM's loop vectorizer how to vectorize gate-maths and bf16 loops";
   let description = [{
-    An innermost loop that computes `math` functions (a cell's gate maths,
-    after `convert-linalg-to-loops`) is one long dependency chain per
-    vector of lanes: exponentials, a division, then tanh of the new c. LLVM
-    vectorizes it without interleaving, so at H=64 out-of-order execution
-    overlaps too few chains. This pass gives such loops an LLVM loop
+    Gives innermost loops (after `convert-linalg-to-loops`) an LLVM loop
     annotation (`loop_annotation`, which `convert-scf-to-cf` moves to the
-    latch branch) asking the vectorizer for `count` independent vectors per
-    iteration.
+    latch branch):
+
+    - a loop that computes `math` functions (a cell's gate maths) is one
+      long dependency chain per vector of lanes: exponentials, a division,
+      then tanh of the new c. LLVM vectorizes it without interleaving, so
+      at H=64 out-of-order execution overlaps too few chains: such loops
+      ask for `count` independent vectors per iteration;
+    - a loop that converts between f32 and bf16 (bf16 compute's rounding
+      at Flax's points, the rows packed for a bf16 dot), when the target
+      rounds with an instruction (`bf16-lanes` > 1: AVX512_BF16's
+      `vcvtneps2bf16`, where `arith-expand` leaves the conversions to
+      LLVM), asks for vectors of `bf16-lanes` lanes: LLVM's cost model
+      otherwise picks 4 lanes for the gate maths and scalar code with
+      inserts for the packing.
   }];
   let options = [
     Option<"count", "count", "unsigned", /*default=*/"4",
-           "vectors the LLVM loop vectorizer interleaves per iteration">
+           "vectors the LLVM loop vectorizer interleaves per iteration of "
+           "a gate-maths loop">,
+    Option<"bf16Lanes", "bf16-lanes", "unsigned", /*default=*/"0",
+           "lanes of the vectors of loops that convert between f32 and "
+           "bf16 (0: as LLVM's cost model chooses)">
   ];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }

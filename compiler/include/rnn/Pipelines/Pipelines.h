@@ -88,6 +88,11 @@ struct CodegenOptions {
   /// matmuls' bf16-dot): LLVM path, targets with AVX512_BF16
   /// (TargetInfo::bf16Dot). Not bit-exact with Flax: see docs/Semantics.md.
   bool bf16Dot = false;
+  /// f32 <-> bf16 conversions left to LLVM, which rounds with the target's
+  /// instruction (AVX512_BF16's vcvtneps2bf16) in vectors of vectorLanes
+  /// (rnn-annotate-vector-loops' bf16-lanes), instead of arith-expand's
+  /// integer arithmetic: LLVM path, TargetInfo::bf16Convert.
+  bool bf16Convert = false;
   /// Scalar sigmoid and tanh as rational functions (rnn-approximate-math's
   /// rational-gates, both paths): TargetInfo::rationalGates.
   bool rationalGates = false;

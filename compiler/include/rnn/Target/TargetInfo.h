@@ -110,6 +110,11 @@ struct TargetInfo {
   /// FPv4-SP-D16, VFPv3-D16, F/D), 2 x 2 with soft float, where each value
   /// lives in one of the few integer registers a libgcc call keeps.
   MatmulBlock matmulBlock() const;
+  /// Whether LLVM rounds f32 to bf16 (and widens back) with vector
+  /// instructions of vectorLanes: x86 with AVX512_BF16 (vcvtneps2bf16,
+  /// round to nearest even like arith-expand's integer ops, denormals
+  /// flushed to zero as vdpbf16ps does).
+  bool bf16Convert() const;
   /// The block of the C path: the LLVM path's without a vector unit, else
   /// 4 x 4 scalars (the C compiler vectorizes what it can).
   MatmulBlock cMatmulBlock() const;
