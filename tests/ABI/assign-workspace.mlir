@@ -117,3 +117,32 @@ func.func @reuse_run(%out: memref<16xf32>, %ws: memref<?xi8> {rnn.workspace}) {
   }
   return
 }
+
+// -----
+
+/// A function built for a column split (rnn.column_split, the source of
+/// <name>_cols_step) gets its workspace, whose static size states it, but
+/// the module's size is the other entry points' largest: <name>_run's
+/// callers need not hold it.
+
+// CHECK: module attributes {rnn.workspace_alignment = 64 : i64, rnn.workspace_size = 64 : i64}
+// CHECK-LABEL: func.func @split_run
+// CHECK-SAME: memref<64xi8> {rnn.workspace}
+// CHECK-LABEL: func.func @split_cols_run
+// CHECK-SAME: memref<192xi8> {rnn.workspace}
+func.func @split_run(%out: memref<4xf32>, %ws: memref<?xi8> {rnn.workspace}) -> i32 {
+  %a = memref.alloc() : memref<4xf32>
+  memref.copy %a, %out : memref<4xf32> to memref<4xf32>
+  %zero = arith.constant 0 : i32
+  return %zero : i32
+}
+func.func @split_cols_run(%out: memref<4xf32>, %ws: memref<?xi8> {rnn.workspace}) -> i32 attributes {rnn.column_split = 2 : i64} {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() : memref<4xf32>
+  %c = memref.alloc() : memref<4xf32>
+  memref.copy %a, %b : memref<4xf32> to memref<4xf32>
+  memref.copy %b, %c : memref<4xf32> to memref<4xf32>
+  memref.copy %c, %out : memref<4xf32> to memref<4xf32>
+  %zero = arith.constant 0 : i32
+  return %zero : i32
+}

@@ -53,6 +53,19 @@ func.func @matrix_vector(%h: tensor<1x256xf32>, %w: tensor<256x1024xf32>, %acc: 
 
 // -----
 
+/// In a function to be split into column tasks whose shares start at
+/// multiples of 128 columns (rnn.column_split), no wider than 128: no
+/// block holds columns of both tasks.
+
+// CHECK-LABEL: func.func @matrix_vector_column_split
+// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x128xf32> into vector<1x128xf32>
+func.func @matrix_vector_column_split(%h: tensor<1x256xf32>, %w: tensor<256x1024xf32>, %acc: tensor<1x1024xf32>) -> tensor<1x1024xf32> attributes {rnn.column_split = 128 : i64} {
+  %0 = linalg.matmul ins(%h, %w : tensor<1x256xf32>, tensor<256x1024xf32>) outs(%acc : tensor<1x1024xf32>) -> tensor<1x1024xf32>
+  return %0 : tensor<1x1024xf32>
+}
+
+// -----
+
 /// Left for the scalar path: fewer than min-block-columns (8) columns per
 /// block; with 4 (a target of narrower vectors), a block of 6.
 

@@ -38,6 +38,7 @@
 
 #include "MatmulMatchers.h"
 #include "rnn/CPU/Passes.h"
+#include "rnn/IR/RNNDialect.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -599,15 +600,20 @@ LogicalResult splitColumns(func::FuncOp step) {
 void mlir::rnn::RNNSplitGateColumnsPass::runOnOperation() {
   ModuleOp module = getOperation();
   auto entry = module.lookupSymbol<func::FuncOp>(entryPoint);
-  if (!entry || entry.isExternal())
+  auto source =
+      from.empty() ? entry : module.lookupSymbol<func::FuncOp>(from);
+  if (!entry || entry.isExternal() || !source || source.isExternal())
     return;
   std::string name = entryPoint;
   if (StringRef(name).ends_with("_run"))
     name.resize(name.size() - 4);
-  func::FuncOp step = entry.clone();
+  func::FuncOp step = source.clone();
   step.setSymName(name + "_cols_step");
+  step->removeAttr(kColumnSplitAttrName);
   OpBuilder(entry).insert(step);
   step->moveAfter(entry);
   if (failed(splitColumns(step)))
     step.erase();
+  if (source != entry)
+    source.erase();
 }

@@ -1,6 +1,7 @@
 //===- VectorizeMatmuls.cpp - Register-blocked matmuls --------------------===//
 
 #include "rnn/CPU/Passes.h"
+#include "rnn/IR/RNNDialect.h"
 
 #include "FuseSiblingLoops.h"
 #include "MatmulMatchers.h"
@@ -19,6 +20,8 @@
 #include "rnn/IR/RNNOps.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <numeric>
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNVECTORIZEMATMULSPASS
@@ -658,11 +661,19 @@ struct RNNVectorizeMatmulsPass
                        const llvm::DenseMap<Value, int64_t> &weightWidths) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t m = rnn::largestDivisorAtMost(ranges[0], tileM);
+    // In a function split into column tasks, blocks divide the tasks'
+    // shares, which start at multiples of rnn.column_split.
+    int64_t columns = ranges[1];
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    if (auto split = func ? func->getAttrOfType<IntegerAttr>(
+                                rnn::kColumnSplitAttrName)
+                          : IntegerAttr())
+      columns = std::gcd(columns, split.getInt());
     // Fewer rows than a block holds (small batches): widen the block so
     // it keeps as many independent accumulators.
-    int64_t n = rnn::largestDivisorAtMost(ranges[1], tileN);
+    int64_t n = rnn::largestDivisorAtMost(columns, tileN);
     int64_t wide = rnn::largestDivisorAtMost(
-        ranges[1], tileN * std::max<int64_t>(1, tileM / m));
+        columns, tileN * std::max<int64_t>(1, tileM / m));
     // Only whole power-of-two blocks: odd widths (GRU's 3 x 64 columns)
     // measured several times slower.
     if (wide > n && llvm::isPowerOf2_64(wide))

@@ -280,18 +280,41 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       module->push_back(func);
     }
   }
+  // <name>_run_parallel's tasks at batch 1: one step on half the gate
+  // columns, beside <name>_run (which stays as it is). Not on
+  // microcontrollers: no threads there. Where <name>_run may compute its
+  // input projection beside the recurrence (AVX-512), in pieces whose
+  // columns cross the tasks' halves, the step comes from a function built
+  // for the split instead (rnn.column_split: no overlap, blocks within a
+  // half), with the same sums in the same order.
+  bool columnTasks =
+      !isMicrocontroller(options.target) && splitsGateColumns(loaded.model);
+  std::string columnSource;
+  int64_t units = columnTasks ? loaded.model.layers.front().rnn.cell.features
+                              : 0;
+  if (columnTasks && codegen.overlapsBatchOne() &&
+      units % (2 * codegen.vectorLanes) == 0) {
+    spec::Model part = loaded.model;
+    part.name = loaded.model.name + "_cols";
+    OwningOpRef<ModuleOp> partModule =
+        buildModelModule(ctx, part, loaded.params, sourceMgr);
+    for (func::FuncOp func :
+         llvm::make_early_inc_range(partModule->getOps<func::FuncOp>())) {
+      func->setAttr(rnn::kColumnSplitAttrName,
+                    IntegerAttr::get(IntegerType::get(&ctx, 64), units / 2));
+      func->remove();
+      module->push_back(func);
+    }
+    columnSource = rnn::abi::entryPointName(part.name);
+  }
   PassManager toBuffers(&ctx);
   buildRNNToBuffersPipeline(toBuffers, codegen);
   if (failed(toBuffers.run(*module)))
     return failure();
-  // <name>_run_parallel's tasks at batch 1: one step on half the gate
-  // columns, beside <name>_run (which stays as it is). Not on
-  // microcontrollers: no threads there.
-  if (!isMicrocontroller(options.target) &&
-      splitsGateColumns(loaded.model)) {
+  if (columnTasks) {
     PassManager split(&ctx);
     buildSplitGateColumnsPipeline(
-        split, rnn::abi::entryPointName(loaded.model.name));
+        split, rnn::abi::entryPointName(loaded.model.name), columnSource);
     if (failed(split.run(*module)))
       return failure();
   }
@@ -335,6 +358,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       func.removeArgAttr(i, rnn::kBatchAxisAttrName);
     }
     func->removeAttr(rnn::kTimeBlockBatchAttrName);
+    func->removeAttr(rnn::kColumnSplitAttrName);
   });
   PassManager toLLVM(&ctx);
   buildBuffersToLLVMPipeline(toLLVM, codegen);

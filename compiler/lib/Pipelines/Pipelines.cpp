@@ -146,8 +146,7 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
           ? options.vectorLanes
           : 1;
   std::string overlap;
-  if (options.path == CodegenPath::LLVM && !options.scalarMatmuls &&
-      options.overlapInputProjection && !options.ramLean)
+  if (options.overlapsBatchOne())
     overlap = llvm::formatv(kOverlapInputProjection.data(),
                             options.vectorLanes, options.cacheBytes)
                   .str();
@@ -192,9 +191,11 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
 }
 
 void rnnc::buildSplitGateColumnsPipeline(OpPassManager &pm,
-                                         StringRef entryPoint) {
-  addPipeline(pm, llvm::formatv("rnn-split-gate-columns{{entry-point={0}}",
-                                entryPoint)
+                                         StringRef entryPoint,
+                                         StringRef from) {
+  addPipeline(pm, llvm::formatv("rnn-split-gate-columns{{entry-point={0} "
+                                "from={1}}",
+                                entryPoint, from)
                       .str());
 }
 

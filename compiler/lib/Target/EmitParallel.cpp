@@ -368,6 +368,14 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
                                    "'");
   // Two exchange rows, then each task's own row of h.
   int64_t exchangeBytes = 4 * units * exchange.getElementTypeBitWidth() / 8;
+  // The step's own workspace (rnn-assign-workspace's static size): that of
+  // <name>_run, or of the function built for the split (rnn.column_split),
+  // which WORKSPACE_SIZE leaves out.
+  auto stepWorkspace =
+      dyn_cast<MemRefType>(func.getArgumentTypes()[params.size() + 3]);
+  if (!stepWorkspace || !stepWorkspace.hasStaticShape())
+    return llvm::createStringError("no static workspace in '" + step + "'");
+  int64_t stride = (stepWorkspace.getNumElements() + 63) / 64 * 64;
   std::string callType = model.name + "_parallel_call";
   std::string inlineMacro = prefix + "PARALLEL_INLINE";
   os << "#define " << prefix
@@ -378,8 +386,8 @@ llvm::Error emitColumnSplit(ModuleOp module, const spec::Model &model,
         "rows) and\n * each task's own row of h; " << model.name
      << "_run_parallel\n * may also run " << model.name
      << "_run serially on the whole. */\n"
-     << "#define " << prefix << "PARALLEL_WORKSPACE_STRIDE ((" << prefix
-     << "WORKSPACE_SIZE + 63) / 64 * 64)\n"
+     << "#define " << prefix << "PARALLEL_WORKSPACE_STRIDE " << stride
+     << "\n"
      << "#define " << prefix << "WORKSPACE_SIZE_PARALLEL (2 * " << prefix
      << "PARALLEL_WORKSPACE_STRIDE + " << exchangeBytes << ")\n";
   emitParallelWorkspaceMacro(prefix, os);

@@ -151,7 +151,8 @@ LogicalResult RNNDialect::verifyOperationAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   bool isFunction = isa<FunctionOpInterface>(op);
   bool isModule = isa<ModuleOp>(op);
-  if (name == kNumStepsAttrName || name == kTimeBlockBatchAttrName)
+  if (name == kNumStepsAttrName || name == kTimeBlockBatchAttrName ||
+      name == kColumnSplitAttrName)
     return success(
         succeeded(verifyPlace(op, attr, isFunction, "a function")) &&
         succeeded(verifyInteger(op, attr, 1)));

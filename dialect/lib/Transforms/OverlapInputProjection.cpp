@@ -12,6 +12,7 @@
 #include "rnn/Transforms/Passes.h"
 
 #include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/bit.h"
 
 namespace mlir::rnn {
@@ -59,6 +60,11 @@ struct RNNOverlapInputProjectionPass
     auto projection = scan.getInput().getDefiningOp<ProjectOp>();
     CellOpInterface cell = scan.getCell();
     if (!projection || !cell)
+      return 0;
+    // A function to be split into column tasks: each task projects its own
+    // columns, a piece of a group's columns would cross the tasks' shares.
+    auto func = scan->getParentOfType<FunctionOpInterface>();
+    if (func && func->hasAttr(kColumnSplitAttrName))
       return 0;
     auto kernel = cast<RankedTensorType>(projection.getKernel().getType());
     if (kernelStorageBytes(kernel) > maxKernelBytes ||

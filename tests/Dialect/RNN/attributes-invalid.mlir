@@ -33,6 +33,16 @@ func.func @f() attributes {rnn.time_block_batch = 0 : i64} { return }
 
 // -----
 
+// expected-error @+1 {{'rnn.column_split' belongs on a function, found on 'builtin.module'}}
+module attributes {rnn.column_split = 128 : i64} {}
+
+// -----
+
+// expected-error @+1 {{'rnn.column_split' must be at least 1, found 0}}
+func.func @f() attributes {rnn.column_split = 0 : i64} { return }
+
+// -----
+
 // expected-error @+1 {{'rnn.flat_batch' belongs on a function, found on 'builtin.module'}}
 module attributes {rnn.flat_batch = 2 : i64} {}
 

@@ -42,9 +42,11 @@ func.func @batch1(%x: tensor<1x32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<1
 
 /// Left alone: steps read in reverse (the ring is filled in step order), a
 /// recurrent product of another depth (input size 16, hidden size 32), T =
-/// 3 (no group of 2 rows fits 4 times), unroll 2, two batch rows, and a
+/// 3 (no group of 2 rows fits 4 times), unroll 2, two batch rows, a
 /// kernel that another projection also reads (it would have to read it in
-/// the pieces' narrow blocks).
+/// the pieces' narrow blocks), and @batch1 in a function built to be split
+/// into column tasks (rnn.column_split: a piece's columns would cross the
+/// tasks' shares).
 
 // CHECK-LABEL: func.func @negative_reversed
 // CHECK-NOT: overlap_rows
@@ -110,6 +112,17 @@ func.func @negative_shared_kernel(%x: tensor<1x32x16xf32>, %wi: tensor<16x64xf32
     rnn.yield carry(%c1, %h1 : tensor<1x16xf32>, tensor<1x16xf32>) output(%h1 : tensor<1x16xf32>)
   }
   return %y, %y2 : tensor<1x32x16xf32>, tensor<1x32x16xf32>
+}
+// CHECK-LABEL: func.func @negative_column_split
+// CHECK: rnn.project
+// CHECK-NOT: overlap_rows
+func.func @negative_column_split(%x: tensor<1x32x16xf32>, %wi: tensor<16x64xf32>, %wh: tensor<16x64xf32>) -> tensor<1x32x16xf32> attributes {rnn.column_split = 8 : i64} {
+  %y = rnn.scan %x {num_batch_dims = 1 : i64} : tensor<1x32x16xf32> -> tensor<1x32x16xf32> {
+  ^bb0(%c: tensor<1x16xf32>, %h: tensor<1x16xf32>, %xt: tensor<1x16xf32>):
+    %c1, %h1 = rnn.lstm_cell(%xt, %c, %h) kernels(%wi, %wh) : tensor<1x16xf32>, tensor<1x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>
+    rnn.yield carry(%c1, %h1 : tensor<1x16xf32>, tensor<1x16xf32>) output(%h1 : tensor<1x16xf32>)
+  }
+  return %y : tensor<1x32x16xf32>
 }
 
 // -----

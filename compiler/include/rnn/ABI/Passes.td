@@ -32,7 +32,9 @@ def RNNAssignWorkspacePass : Pass<"rnn-assign-workspace", "mlir::ModuleOp"> {
     (deallocs are dropped). Buffers whose lifetimes do not overlap share
     space: a buffer lives from its allocation to the last use of anything
     that may alias it, and through every loop that uses it. The bytes
-    needed are recorded as `rnn.workspace_size` on the module, the
+    needed are recorded as `rnn.workspace_size` on the module (the largest
+    of its functions' but those built for a column split,
+    `rnn.column_split`, whose step's workspace type states its own), the
     alignment as `rnn.workspace_alignment`.
 
     Buffers are placed first fit, in program order, or with

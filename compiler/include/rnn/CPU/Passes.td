@@ -40,6 +40,13 @@ def RNNSplitGateColumnsPass : Pass<"rnn-split-gate-columns", "mlir::ModuleOp"> {
     `<name>_run`, so the result is bit-identical. The entry point itself is
     unchanged.
 
+    With `from`, the step is cloned from that function instead (a model
+    function built for the split, `rnn.column_split`: the entry point's
+    scans may compute their input projection beside the recurrence, in
+    pieces whose columns no split divides), which is then erased; its sums
+    are the entry point's, term for term and in the same order (the
+    overlap keeps them), so the result is still bit-identical.
+
     Only a function of that shape is split (one time loop without iteration
     arguments, holding the one loop that writes the outputs, after it only
     copies of final carries; column blocks starting at multiples of their
@@ -51,6 +58,9 @@ def RNNSplitGateColumnsPass : Pass<"rnn-split-gate-columns", "mlir::ModuleOp"> {
   let options = [
     Option<"entryPoint", "entry-point", "std::string", "",
            "the bufferized entry point to split (<name>_run)">,
+    Option<"from", "from", "std::string", "",
+           "the bufferized function to clone the step from, and erase "
+           "(default: entry-point, which stays)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect"];

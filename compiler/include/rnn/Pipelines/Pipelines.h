@@ -96,6 +96,13 @@ struct CodegenOptions {
   /// Scalar sigmoid and tanh as rational functions (rnn-approximate-math's
   /// rational-gates, both paths): TargetInfo::rationalGates.
   bool rationalGates = false;
+
+  /// Whether batch-1 scans may compute their input projection beside the
+  /// recurrence (rnn-overlap-input-projection runs).
+  bool overlapsBatchOne() const {
+    return path == CodegenPath::LLVM && !scalarMatmuls &&
+           overlapInputProjection && !ramLean;
+  }
 };
 
 /// What the generated code is lean in (--optimize): time, or RAM (scratch
@@ -122,9 +129,12 @@ void buildRNNToBuffersPipeline(mlir::OpPassManager &pm,
 /// Adds `<entryPoint minus _run>_cols_step` beside the bufferized entry
 /// point `entryPoint`: one batch-1 step on one task's gate columns, for
 /// <name>_run_parallel (--rnn-split-gate-columns; nothing when the
-/// recurrence is not of the shape it splits).
+/// recurrence is not of the shape it splits), cloned from the bufferized
+/// function `from` (built for the split, rnn.column_split; then erased)
+/// or, when empty, from the entry point.
 void buildSplitGateColumnsPipeline(mlir::OpPassManager &pm,
-                                   llvm::StringRef entryPoint);
+                                   llvm::StringRef entryPoint,
+                                   llvm::StringRef from = {});
 
 /// The entry point on buffers -> the LLVM dialect, with `index` of
 /// `options.indexBitwidth` bits (0: the default, 64).

@@ -239,6 +239,9 @@ LogicalResult createEntryPoint(func::FuncOp model) {
   // The scans of a part of a static batch plan their steps for the whole.
   if (Attribute whole = model->getAttr(kTimeBlockBatchAttrName))
     entry->setAttr(kTimeBlockBatchAttrName, whole);
+  // A function lowered to be split into column tasks stays one.
+  if (Attribute split = model->getAttr(kColumnSplitAttrName))
+    entry->setAttr(kColumnSplitAttrName, split);
   unsigned numInputs = type.getNumInputs();
   for (unsigned i = 0; i < numInputs; ++i)
     entry.setArgAttrs(i, model.getArgAttrDict(i));

@@ -49,6 +49,15 @@ constexpr llvm::StringLiteral kFlatBatchAttrName = "rnn.flat_batch";
 /// static batch for <name>_run_parallel: the part's rows then sum in the
 /// same order (time blocks, and so sweep directions) as in the whole's run.
 constexpr llvm::StringLiteral kTimeBlockBatchAttrName = "rnn.time_block_batch";
+/// On a model function (and its entry point): the function exists to be
+/// split into <name>_run_parallel's batch-1 column tasks
+/// (rnn-split-gate-columns), whose share of each gate's columns starts at a
+/// multiple of this many (an i64). Its scans compute their input
+/// projection before the recurrence, not beside it
+/// (rnn-overlap-input-projection leaves them: the pieces' columns would
+/// cross the tasks' shares), and its matmul blocks hold columns of one side
+/// of such a multiple only (rnn-vectorize-matmuls).
+constexpr llvm::StringLiteral kColumnSplitAttrName = "rnn.column_split";
 /// On one entry point argument, a 1-D i8 memref (a pointer once lowered):
 /// the workspace the caller provides and every allocation is carved from.
 constexpr llvm::StringLiteral kWorkspaceAttrName = "rnn.workspace";

@@ -99,7 +99,9 @@ def RNNOverlapInputProjectionPass : Pass<"rnn-overlap-input-projection"> {
     reads (another projection would have to read it in the pieces' narrow
     blocks); the recurrent product of another depth than the projection's
     (input size and hidden size differ); `unroll` above 1; steps read from
-    the end (`reverse` without `lengths`); dynamic int8 activations.
+    the end (`reverse` without `lengths`); dynamic int8 activations; the
+    scans of a function built for a column split (`rnn.column_split`: a
+    piece's columns would cross the tasks' shares).
   }];
   let options = [
     Option<"rows", "rows", "int64_t", "8",
