@@ -139,7 +139,7 @@ llvm::Error rnnc::emitNative(mlir::ModuleOp module,
   if (stackBytes && kind == NativeFile::Object &&
       !llvm::sys::fs::createTemporaryFile("rnnc-stack", "su", usagePath))
     tm.Options.StackUsageOutput = usagePath.str().str();
-  auto readStackUsage = llvm::make_scope_exit([&] {
+  llvm::scope_exit readStackUsage([&] {
     if (usagePath.empty())
       return;
     tm.Options.StackUsageOutput.clear();

@@ -119,9 +119,10 @@ struct CellLowering : OpInterfaceRewritePattern<CellOpInterface> {
       restored.push_back(
           restoreBatchDims(rewriter, loc, result, carryType, numBatchDims));
     ArrayRef<Value> written = ArrayRef(restored).drop_front(numResults);
-    for (auto [insert, slot] : llvm::zip(inserts, slots)) {
+    for (auto [insertOp, slot] : llvm::zip(inserts, slots)) {
       if (!slot)
         continue;
+      auto insert = insertOp; // captured below: not a structured binding
       Value slotResult = written.front();
       written = written.drop_front();
       rewriter.modifyOpInPlace(

@@ -183,7 +183,10 @@ struct LowerDense : OpRewritePattern<DenseOp> {
     RankedTensorType resultType = op.getResult().getType();
     // An int8 kernel: i8 weights summed in f32, each column's sum then
     // times its scale (it factors out of the sum).
-    auto [kernel, scales] = splitInt8Kernel(rewriter, loc, op.getKernel());
+    // Not a structured binding: the body builder below captures `scales`.
+    std::pair<Value, Value> split =
+        splitInt8Kernel(rewriter, loc, op.getKernel());
+    Value kernel = split.first, scales = split.second;
     Value product = emitMatmul(
         rewriter, loc, asMatrix(rewriter, loc, op.getInput()), kernel);
     std::optional<Activation> fn = op.getActivation();
