@@ -99,21 +99,30 @@ Value emitRowMaxima(OpBuilder &b, Location loc, Value lhs, int64_t lanes) {
       exprs.push_back(getAffineDimExpr(position, ctx));
     return AffineMap::get(count, 0, exprs, ctx);
   };
-  auto magnitude = [](OpBuilder &nb, Location l, ValueRange args) {
-    Value value = math::AbsFOp::create(nb, l, args[0]);
-    linalg::YieldOp::create(
-        nb, l, Value(arith::MaximumFOp::create(nb, l, args[1], value)));
-  };
+  // The maximum over the last dim of a [M, X] tensor, of the magnitudes
+  // (`absolute`) or of the values.
   using utils::IteratorType;
-  if (lanes <= 1 || depth % lanes != 0 || depth == lanes)
+  auto maxBody = [](bool absolute) {
+    return [absolute](OpBuilder &nb, Location l, ValueRange args) {
+      Value value = absolute ? Value(math::AbsFOp::create(nb, l, args[0]))
+                             : args[0];
+      linalg::YieldOp::create(
+          nb, l, Value(arith::MaximumFOp::create(nb, l, args[1], value)));
+    };
+  };
+  auto rowMaxima = [&](Value input, bool absolute) -> Value {
     return linalg::GenericOp::create(
                b, loc, TypeRange{RankedTensorType::get({rows}, f32)},
-               ValueRange{lhs}, ValueRange{rnn::zeroTensor(b, loc, {rows}, f32)},
+               ValueRange{input},
+               ValueRange{rnn::zeroTensor(b, loc, {rows}, f32)},
                ArrayRef<AffineMap>{dims({0, 1}, 2), dims({0}, 2)},
                ArrayRef<IteratorType>{IteratorType::parallel,
                                       IteratorType::reduction},
-               magnitude)
+               maxBody(absolute))
         .getResult(0);
+  };
+  if (lanes <= 1 || depth % lanes != 0 || depth == lanes)
+    return rowMaxima(lhs, /*absolute=*/true);
   // [M, K / lanes, lanes] -> [M, lanes] -> [M].
   Value grouped = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({rows, depth / lanes, lanes}, f32), lhs,
@@ -127,20 +136,9 @@ Value emitRowMaxima(OpBuilder &b, Location loc, Value lhs, int64_t lanes) {
           ArrayRef<IteratorType>{IteratorType::parallel,
                                  IteratorType::reduction,
                                  IteratorType::parallel},
-          magnitude)
+          maxBody(/*absolute=*/true))
           .getResult(0);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{RankedTensorType::get({rows}, f32)},
-             ValueRange{partial}, ValueRange{rnn::zeroTensor(b, loc, {rows}, f32)},
-             ArrayRef<AffineMap>{dims({0, 1}, 2), dims({0}, 2)},
-             ArrayRef<IteratorType>{IteratorType::parallel,
-                                    IteratorType::reduction},
-             [](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, l,
-                   Value(arith::MaximumFOp::create(nb, l, args[1], args[0])));
-             })
-      .getResult(0);
+  return rowMaxima(partial, /*absolute=*/false);
 }
 
 } // namespace
