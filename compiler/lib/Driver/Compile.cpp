@@ -172,6 +172,25 @@ static int64_t textBytes(llvm::StringRef object) {
   return bytes;
 }
 
+/// Adds the model functions of `part` (built from the same weights, so its
+/// constants are the same attributes and the parts share the whole's
+/// weights) to `module`, each marked `attrName = value`.
+static void addPartModel(ModuleOp module, const spec::Model &part,
+                         const LoadedModel &loaded,
+                         const llvm::SourceMgr &sourceMgr,
+                         llvm::StringRef attrName, int64_t value) {
+  MLIRContext &ctx = *module.getContext();
+  OwningOpRef<ModuleOp> partModule =
+      buildModelModule(ctx, part, loaded.params, sourceMgr);
+  for (func::FuncOp func :
+       llvm::make_early_inc_range(partModule->getOps<func::FuncOp>())) {
+    func->setAttr(attrName,
+                  IntegerAttr::get(IntegerType::get(&ctx, 64), value));
+    func->remove();
+    module.push_back(func);
+  }
+}
+
 std::string rnnc::artifactName(const spec::Model &model, Emit emit) {
   switch (emit) {
   case Emit::MLIR:
@@ -259,8 +278,7 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     codegen.cacheBytes = avx512.cacheBytes;
   }
   // <name>_run_parallel's tasks on a static batch: an entry point per
-  // part's rows, built from the same spec and weights (the constants are
-  // the same attributes, so the parts share the whole's weights). Not on
+  // part's rows, built from the same spec and weights. Not on
   // microcontrollers: no threads there, and the parts double the code.
   SmallVector<int64_t, 2> parts;
   if (!isMicrocontroller(options.target))
@@ -269,16 +287,8 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
     spec::Model part = loaded.model;
     part.name = partModelName(loaded.model, rows);
     part.batch = {rows};
-    OwningOpRef<ModuleOp> partModule =
-        buildModelModule(ctx, part, loaded.params, sourceMgr);
-    for (func::FuncOp func :
-         llvm::make_early_inc_range(partModule->getOps<func::FuncOp>())) {
-      func->setAttr(rnn::kTimeBlockBatchAttrName,
-                    IntegerAttr::get(IntegerType::get(&ctx, 64),
-                                     loaded.model.batch[0]));
-      func->remove();
-      module->push_back(func);
-    }
+    addPartModel(*module, part, loaded, sourceMgr,
+                 rnn::kTimeBlockBatchAttrName, loaded.model.batch[0]);
   }
   // <name>_run_parallel's tasks at batch 1: one step on half the gate
   // columns, beside <name>_run (which stays as it is). Not on
@@ -296,15 +306,8 @@ FailureOr<Compiled> rnnc::compileModel(const LoadedModel &loaded,
       units % (2 * codegen.vectorLanes) == 0) {
     spec::Model part = loaded.model;
     part.name = loaded.model.name + "_cols";
-    OwningOpRef<ModuleOp> partModule =
-        buildModelModule(ctx, part, loaded.params, sourceMgr);
-    for (func::FuncOp func :
-         llvm::make_early_inc_range(partModule->getOps<func::FuncOp>())) {
-      func->setAttr(rnn::kColumnSplitAttrName,
-                    IntegerAttr::get(IntegerType::get(&ctx, 64), units / 2));
-      func->remove();
-      module->push_back(func);
-    }
+    addPartModel(*module, part, loaded, sourceMgr, rnn::kColumnSplitAttrName,
+                 units / 2);
     columnSource = rnn::abi::entryPointName(part.name);
   }
   PassManager toBuffers(&ctx);
