@@ -52,22 +52,26 @@ func.func @time_major_two_batch_dims(%x: tensor<2x2x3x5xf32>, %wi: tensor<5x12xf
 /// Dynamic int8 activations (DynamicInt8.cpp): the input side is a chain,
 /// row maxima -> scales -> quantized i8 -> i8 x i8 -> i32 matmul -> rows
 /// times their scales. Every op works row by row, so the whole chain runs
-/// once on the 6 rows of the sequence before the loop, and each step takes
-/// its slice of the f32 product; the loop's only chain is the recurrent one,
-/// whose i32 sums the gate generic reads with their rows' scales.
+/// once on the 2 x 3 rows of the sequence before the loop (quantized where
+/// they are, folded to 6 rows after), and each step takes its slice of the
+/// f32 product; the loop's only chain is the recurrent one, whose i32 sums
+/// the gate generic reads with their rows' scales.
 
 !q = !quant.uniform<i8<-127:127>:f32:1, {1.0,1.0,1.0,1.0,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.25,0.25,0.25,0.25}>
 // CHECK-LABEL: func.func @dynamic_int8
 // CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x3x4xf32>
-// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
-// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[FLAT]] : tensor<6x4xf32>) outs(%{{.*}} : tensor<6xf32>)
-// CHECK: %[[SCALES:.*]]:2 = linalg.generic {{.*}} ins(%[[MAX]] : tensor<6xf32>) outs(%{{.*}}, %{{.*}} : tensor<6xf32>, tensor<6xf32>)
-// CHECK: %[[Q:.*]] = scf.for {{.*}} -> (tensor<6x4xi8>)
-// CHECK:   tensor.extract %[[SCALES]]#1
-// CHECK:   linalg.generic {{.*}} ins(%{{.*}} : tensor<4xf32>) outs(%{{.*}} : tensor<4xi8>)
-// CHECK: %[[SUMS:.*]] = linalg.matmul ins(%[[Q]], %{{.*}} : tensor<6x4xi8>, tensor<4x16xi8>) outs(%{{.*}} : tensor<6x16xi32>)
+// CHECK-NOT: tensor.collapse_shape %[[X]]
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<2x3xf32>)
+// CHECK: %[[SCALES:.*]]:2 = linalg.generic {{.*}} ins(%[[MAX]] : tensor<2x3xf32>) outs(%{{.*}}, %{{.*}} : tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK: %[[Q:.*]] = scf.for {{.*}} -> (tensor<2x3x4xi8>)
+// CHECK:   scf.for {{.*}} -> (tensor<2x3x4xi8>)
+// CHECK:     tensor.extract %[[SCALES]]#1
+// CHECK:     linalg.generic {{.*}} ins(%{{.*}} : tensor<4xf32>) outs(%{{.*}} : tensor<4xi8>)
+// CHECK: %[[QFLAT:.*]] = tensor.collapse_shape %[[Q]] {{\[}}[0, 1], [2]] : tensor<2x3x4xi8> into tensor<6x4xi8>
+// CHECK: %[[ROWSCALES:.*]] = tensor.collapse_shape %[[SCALES]]#0 {{\[}}[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+// CHECK: %[[SUMS:.*]] = linalg.matmul ins(%[[QFLAT]], %{{.*}} : tensor<6x4xi8>, tensor<4x16xi8>) outs(%{{.*}} : tensor<6x16xi32>)
 // CHECK: %[[ALL:.*]] = scf.for {{.*}} -> (tensor<6x16xf32>)
-// CHECK:   tensor.extract %[[SCALES]]#0
+// CHECK:   tensor.extract %[[ROWSCALES]]
 // CHECK:   tensor.extract_slice %[[SUMS]]
 // CHECK:   linalg.generic {{.*}} ins(%{{.*}} : tensor<16xi32>) outs(%{{.*}} : tensor<16xf32>)
 // CHECK: %[[SEQ:.*]] = tensor.expand_shape %[[ALL]] {{\[}}[0, 1], [2]] output_shape [2, 3, 16] : tensor<6x16xf32> into tensor<2x3x16xf32>

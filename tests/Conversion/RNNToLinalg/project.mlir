@@ -61,28 +61,34 @@ func.func @project_bf16_compute(%x: tensor<2x3x16xf32>, %w: tensor<16x64xbf16>) 
 /// int8 kernels: the i8 storage times the rows, without the columns' scales
 /// (no scale constant is made: the cell that holds the kernel applies
 /// them). With dynamic int8 activations, the rows quantized per row: the
-/// chain of DynamicInt8.cpp on the 6 rows of the sequence, whose per-row
-/// maps (quantizing, converting the sums) run in a loop over the rows that
-/// reads each row's factor or scale once.
+/// chain of DynamicInt8.cpp on the 2 x 3 rows of the sequence, read where
+/// they are (a loop's slice of a batch-major input's steps is strided, and
+/// folding it first would copy it) and folded to 6 rows once quantized. Its
+/// per-row maps (quantizing, converting the sums) run in loops over the
+/// rows that read each row's factor or scale once.
 
 !q = !quant.uniform<i8<-127:127>:f32:1, {0.5,0.25,1.0,2.0}>
 // CHECK-LABEL: func.func @project_int8(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3x3xf32>
 // CHECK-NOT: dense<[5.000000e-01
 // CHECK: %[[Q:.*]] = arith.constant dense<{{.*}}> : tensor<3x4xi8>
-// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x3x3xf32> into tensor<6x3xf32>
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x3x3xf32> into tensor<6x3xf32>
 // CHECK: linalg.matmul ins(%[[FLAT]], %[[Q]] : tensor<6x3xf32>, tensor<3x4xi8>) outs(%{{.*}} : tensor<6x4xf32>)
-// CHECK: %[[ROWS:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x3x3xf32> into tensor<6x3xf32>
-// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[ROWS]] : tensor<6x3xf32>) outs(%{{.*}} : tensor<6xf32>)
-// CHECK: %[[SCALES:.*]]:2 = linalg.generic {{.*}} ins(%[[MAX]] : tensor<6xf32>)
-// CHECK: %[[QX:.*]] = scf.for %[[R:[a-z0-9]+]] = {{.*}} iter_args(%[[QI:[a-z0-9]+]] = %{{.*}}) -> (tensor<6x3xi8>)
-// CHECK:   %[[F:.*]] = tensor.extract %[[SCALES]]#1[%[[R]]] : tensor<6xf32>
-// CHECK:   %[[XR:.*]] = tensor.extract_slice %[[ROWS]][%[[R]], 0] [1, 3] [1, 1] : tensor<6x3xf32> to tensor<3xf32>
-// CHECK:   %[[QR:.*]] = linalg.generic {{.*}} ins(%[[XR]] : tensor<3xf32>) outs(%{{.*}} : tensor<3xi8>)
-// CHECK:     arith.mulf %{{.*}}, %[[F]] : f32
-// CHECK:   tensor.insert_slice %[[QR]] into %[[QI]][%[[R]], 0] [1, 3] [1, 1]
-// CHECK: %[[SUMS:.*]] = linalg.matmul ins(%[[QX]], %[[Q]] : tensor<6x3xi8>, tensor<3x4xi8>) outs(%{{.*}} : tensor<6x4xi32>)
+// CHECK-NOT: tensor.collapse_shape %[[X]]
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<2x3x3xf32>) outs(%{{.*}} : tensor<2x3xf32>)
+// CHECK: %[[SCALES:.*]]:2 = linalg.generic {{.*}} ins(%[[MAX]] : tensor<2x3xf32>)
+// CHECK: %[[QX:.*]] = scf.for %[[B:[a-z0-9]+]] = {{.*}} -> (tensor<2x3x3xi8>)
+// CHECK:   scf.for %[[T:[a-z0-9]+]] = {{.*}} iter_args(%[[QI:[a-z0-9]+]] = %{{.*}}) -> (tensor<2x3x3xi8>)
+// CHECK:     %[[F:.*]] = tensor.extract %[[SCALES]]#1[%[[B]], %[[T]]] : tensor<2x3xf32>
+// CHECK:     %[[XR:.*]] = tensor.extract_slice %[[X]][%[[B]], %[[T]], 0] [1, 1, 3] [1, 1, 1] : tensor<2x3x3xf32> to tensor<3xf32>
+// CHECK:     %[[QR:.*]] = linalg.generic {{.*}} ins(%[[XR]] : tensor<3xf32>) outs(%{{.*}} : tensor<3xi8>)
+// CHECK:       arith.mulf %{{.*}}, %[[F]] : f32
+// CHECK:     tensor.insert_slice %[[QR]] into %[[QI]][%[[B]], %[[T]], 0] [1, 1, 3] [1, 1, 1]
+// CHECK: %[[QFLAT:.*]] = tensor.collapse_shape %[[QX]] {{\[}}[0, 1], [2]] : tensor<2x3x3xi8> into tensor<6x3xi8>
+// CHECK: %[[ROWSCALES:.*]] = tensor.collapse_shape %[[SCALES]]#0 {{\[}}[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+// CHECK: %[[SUMS:.*]] = linalg.matmul ins(%[[QFLAT]], %[[Q]] : tensor<6x3xi8>, tensor<3x4xi8>) outs(%{{.*}} : tensor<6x4xi32>)
 // CHECK: scf.for %[[R2:[a-z0-9]+]] = {{.*}} -> (tensor<6x4xf32>)
-// CHECK:   %[[S:.*]] = tensor.extract %[[SCALES]]#0[%[[R2]]] : tensor<6xf32>
+// CHECK:   %[[S:.*]] = tensor.extract %[[ROWSCALES]][%[[R2]]] : tensor<6xf32>
 // CHECK:   %[[SR:.*]] = tensor.extract_slice %[[SUMS]][%[[R2]], 0] [1, 4] [1, 1] : tensor<6x4xi32> to tensor<4xi32>
 // CHECK:   linalg.generic {{.*}} ins(%[[SR]] : tensor<4xi32>) outs(%{{.*}} : tensor<4xf32>)
 // CHECK:     %[[SUM:.*]] = arith.sitofp

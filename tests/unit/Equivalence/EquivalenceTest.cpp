@@ -1132,6 +1132,13 @@ std::vector<CaseConfig> cases() {
     dyn.layers[0].reverse = batch == 4;
     all.push_back(dyn);
   }
+  // In time blocks: each block's projection quantizes the rows of its
+  // steps where they are in the batch-major input (a strided slice).
+  CaseConfig dynBlocks = int8Batch;
+  dynBlocks.name = "int8_dynamic_gru_batch8_h64_time_blocks";
+  dynBlocks.int8Weights = false;
+  dynBlocks.int8Dynamic = true;
+  all.push_back(dynBlocks);
   CaseConfig int8Bidi;
   int8Bidi.name = "int8_weights_bidirectional_lstm_gru_add";
   int8Bidi.int8Weights = true;

@@ -21,17 +21,22 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <functional>
+
 using namespace mlir;
 
 namespace {
 
-/// A new M x N tensor of `element`s, each `body(values, scalars)` of the
-/// elements at its place in the M x N `matrices` and its row's elements of
-/// the M-vectors `perRow`. One loop over the rows reads each row's scalars
-/// once, as values the element-wise loop then uses. (As one generic over
-/// both dims, they were loads in the loop over columns, beside the stores
-/// into the same workspace, which kept LLVM from vectorizing that loop: it
-/// could not rule out that a store changed them.)
+/// A new tensor of `element`s shaped as the [rows..., N] `matrices`, each
+/// `body(values, scalars)` of the elements at its place in `matrices` and
+/// its row's elements of the [rows...] tensors `perRow`. One loop per row
+/// dim; the innermost reads each row's scalars once, as values the
+/// element-wise loop over the row then uses. (As one generic over all dims,
+/// they were loads in the loop over columns, beside the stores into the
+/// same workspace, which kept LLVM from vectorizing that loop: it could not
+/// rule out that a store changed them.) Rows of several dims are read where
+/// they are: a slice of steps of a batch-major input is not contiguous, and
+/// folding its dims first would copy it.
 Value mapRows(OpBuilder &b, Location loc, ValueRange matrices,
               ValueRange perRow, Type element,
               function_ref<Value(OpBuilder &, Location, ValueRange,
@@ -39,69 +44,97 @@ Value mapRows(OpBuilder &b, Location loc, ValueRange matrices,
                   body) {
   ArrayRef<int64_t> shape =
       cast<RankedTensorType>(matrices.front().getType()).getShape();
-  int64_t rows = shape[0], columns = shape[1];
+  int64_t rowDims = shape.size() - 1, columns = shape.back();
   MLIRContext *ctx = b.getContext();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
-  Value init = tensor::EmptyOp::create(b, loc, shape, element);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value end = arith::ConstantIndexOp::create(b, loc, rows);
-  auto loop = scf::ForOp::create(
-      b, loc, zero, end, one, ValueRange{init},
-      [&](OpBuilder &nb, Location l, Value row, ValueRange into) {
-        SmallVector<OpFoldResult> offsets{row, nb.getIndexAttr(0)};
-        SmallVector<OpFoldResult> sizes{nb.getIndexAttr(1),
-                                        nb.getIndexAttr(columns)};
-        SmallVector<OpFoldResult> strides(2, nb.getIndexAttr(1));
-        auto rowOf = [&](Value matrix) -> Value {
-          auto type = RankedTensorType::get(
-              {columns}, getElementTypeOrSelf(matrix.getType()));
-          return tensor::ExtractSliceOp::create(nb, l, type, matrix, offsets,
-                                                sizes, strides);
-        };
-        SmallVector<Value> scalars, inputs;
-        for (Value vector : perRow)
-          scalars.push_back(tensor::ExtractOp::create(nb, l, vector, row));
-        for (Value matrix : matrices)
-          inputs.push_back(rowOf(matrix));
-        Value out = rowOf(into.front());
-        SmallVector<AffineMap> maps(inputs.size() + 1, identity);
-        Value mapped =
-            linalg::GenericOp::create(
-                nb, l, TypeRange{out.getType()}, inputs, ValueRange{out}, maps,
-                SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
-                [&](OpBuilder &bb, Location bl, ValueRange args) {
-                  linalg::YieldOp::create(
-                      bb, bl, body(bb, bl, args.drop_back(), scalars));
-                })
-                .getResult(0);
-        scf::YieldOp::create(
-            nb, l,
-            Value(tensor::InsertSliceOp::create(nb, l, mapped, into.front(),
-                                                offsets, sizes, strides)));
-      });
-  return loop.getResult(0);
+  // The row at `index` of `into`, mapped.
+  auto mapRow = [&](OpBuilder &nb, Location l, ArrayRef<Value> index,
+                    Value into) -> Value {
+    SmallVector<OpFoldResult> offsets(index.begin(), index.end());
+    offsets.push_back(nb.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes(rowDims, nb.getIndexAttr(1));
+    sizes.push_back(nb.getIndexAttr(columns));
+    SmallVector<OpFoldResult> strides(rowDims + 1, nb.getIndexAttr(1));
+    auto rowOf = [&](Value matrix) -> Value {
+      auto type = RankedTensorType::get(
+          {columns}, getElementTypeOrSelf(matrix.getType()));
+      return tensor::ExtractSliceOp::create(nb, l, type, matrix, offsets,
+                                            sizes, strides);
+    };
+    SmallVector<Value> scalars, inputs;
+    for (Value vector : perRow)
+      scalars.push_back(tensor::ExtractOp::create(nb, l, vector, index));
+    for (Value matrix : matrices)
+      inputs.push_back(rowOf(matrix));
+    Value out = rowOf(into);
+    SmallVector<AffineMap> maps(inputs.size() + 1, identity);
+    Value mapped =
+        linalg::GenericOp::create(
+            nb, l, TypeRange{out.getType()}, inputs, ValueRange{out}, maps,
+            SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
+            [&](OpBuilder &bb, Location bl, ValueRange args) {
+              linalg::YieldOp::create(
+                  bb, bl, body(bb, bl, args.drop_back(), scalars));
+            })
+            .getResult(0);
+    return tensor::InsertSliceOp::create(nb, l, mapped, into, offsets, sizes,
+                                         strides);
+  };
+  // The loops over the row dims from `index.size()` on, into `into`.
+  SmallVector<Value> index;
+  std::function<Value(OpBuilder &, Location, Value)> loops =
+      [&](OpBuilder &ob, Location ol, Value into) -> Value {
+    Value end = arith::ConstantIndexOp::create(ob, ol, shape[index.size()]);
+    return scf::ForOp::create(
+               ob, ol, zero, end, one, ValueRange{into},
+               [&](OpBuilder &nb, Location l, Value i, ValueRange iterArgs) {
+                 index.push_back(i);
+                 Value result = int64_t(index.size()) < rowDims
+                                    ? loops(nb, l, iterArgs.front())
+                                    : mapRow(nb, l, index, iterArgs.front());
+                 index.pop_back();
+                 scf::YieldOp::create(nb, l, result);
+               })
+        .getResult(0);
+  };
+  return loops(b, loc, tensor::EmptyOp::create(b, loc, shape, element));
 }
 
-
-/// max_k |x_ik| per row of `lhs` (M x K). With `lanes` > 1 dividing K: the
+/// max_k |x_ik| per row of `lhs` ([rows..., K]). With `lanes` > 1 dividing K: the
 /// maxima of the row's elements `lanes` apart first (an element-wise loop
 /// over the lanes, which vectorizes), then the maximum of those; the same
 /// value either way, maxima being exact and NaN-propagating.
 Value emitRowMaxima(OpBuilder &b, Location loc, Value lhs, int64_t lanes) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
-  int64_t rows = lhsType.getDimSize(0), depth = lhsType.getDimSize(1);
+  SmallVector<int64_t> rows(lhsType.getShape().drop_back());
+  int64_t rowDims = rows.size(), depth = lhsType.getShape().back();
   Type f32 = b.getF32Type();
   MLIRContext *ctx = b.getContext();
-  auto dims = [&](ArrayRef<unsigned> positions, unsigned count) {
-    SmallVector<AffineExpr> exprs;
-    for (unsigned position : positions)
-      exprs.push_back(getAffineDimExpr(position, ctx));
-    return AffineMap::get(count, 0, exprs, ctx);
-  };
-  // The maximum over the last dim of a [M, X] tensor, of the magnitudes
-  // (`absolute`) or of the values.
   using utils::IteratorType;
+  // The row dims, then `inner` more dims; the map to the row dims and the
+  // inner dims in `kept`.
+  auto map = [&](unsigned inner, ArrayRef<unsigned> kept) {
+    SmallVector<AffineExpr> exprs;
+    for (int64_t dim = 0; dim < rowDims; ++dim)
+      exprs.push_back(getAffineDimExpr(dim, ctx));
+    for (unsigned position : kept)
+      exprs.push_back(getAffineDimExpr(rowDims + position, ctx));
+    return AffineMap::get(rowDims + inner, 0, exprs, ctx);
+  };
+  auto iterators = [&](ArrayRef<IteratorType> inner) {
+    SmallVector<IteratorType> all(rowDims, IteratorType::parallel);
+    llvm::append_range(all, inner);
+    return all;
+  };
+  auto shapeOf = [&](ArrayRef<int64_t> inner) {
+    SmallVector<int64_t> shape(rows);
+    llvm::append_range(shape, inner);
+    return shape;
+  };
+  // The maximum over the last dim of a [rows..., X] tensor, of the
+  // magnitudes (`absolute`) or of the values.
   auto maxBody = [](bool absolute) {
     return [absolute](OpBuilder &nb, Location l, ValueRange args) {
       Value value = absolute ? Value(math::AbsFOp::create(nb, l, args[0]))
@@ -112,30 +145,31 @@ Value emitRowMaxima(OpBuilder &b, Location loc, Value lhs, int64_t lanes) {
   };
   auto rowMaxima = [&](Value input, bool absolute) -> Value {
     return linalg::GenericOp::create(
-               b, loc, TypeRange{RankedTensorType::get({rows}, f32)},
+               b, loc, TypeRange{RankedTensorType::get(rows, f32)},
                ValueRange{input},
-               ValueRange{rnn::zeroTensor(b, loc, {rows}, f32)},
-               ArrayRef<AffineMap>{dims({0, 1}, 2), dims({0}, 2)},
-               ArrayRef<IteratorType>{IteratorType::parallel,
-                                      IteratorType::reduction},
-               maxBody(absolute))
+               ValueRange{rnn::zeroTensor(b, loc, rows, f32)},
+               ArrayRef<AffineMap>{map(1, {0}), map(1, {})},
+               iterators({IteratorType::reduction}), maxBody(absolute))
         .getResult(0);
   };
   if (lanes <= 1 || depth % lanes != 0 || depth == lanes)
     return rowMaxima(lhs, /*absolute=*/true);
-  // [M, K / lanes, lanes] -> [M, lanes] -> [M].
+  // [rows..., K / lanes, lanes] -> [rows..., lanes] -> [rows...].
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t dim = 0; dim < rowDims; ++dim)
+    groups.push_back({dim});
+  groups.push_back({rowDims, rowDims + 1});
   Value grouped = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({rows, depth / lanes, lanes}, f32), lhs,
-      ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+      b, loc, RankedTensorType::get(shapeOf({depth / lanes, lanes}), f32),
+      lhs, groups);
+  SmallVector<int64_t> partialShape = shapeOf({lanes});
   Value partial =
       linalg::GenericOp::create(
-          b, loc, TypeRange{RankedTensorType::get({rows, lanes}, f32)},
+          b, loc, TypeRange{RankedTensorType::get(partialShape, f32)},
           ValueRange{grouped},
-          ValueRange{rnn::zeroTensor(b, loc, {rows, lanes}, f32)},
-          ArrayRef<AffineMap>{dims({0, 1, 2}, 3), dims({0, 2}, 3)},
-          ArrayRef<IteratorType>{IteratorType::parallel,
-                                 IteratorType::reduction,
-                                 IteratorType::parallel},
+          ValueRange{rnn::zeroTensor(b, loc, partialShape, f32)},
+          ArrayRef<AffineMap>{map(2, {0, 1}), map(2, {1})},
+          iterators({IteratorType::reduction, IteratorType::parallel}),
           maxBody(/*absolute=*/true))
           .getResult(0);
   return rowMaxima(partial, /*absolute=*/false);
@@ -147,26 +181,25 @@ mlir::rnn::DynamicInt8Sums
 mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
                                Value rhs, int64_t reductionLanes) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
-  int64_t rows = lhsType.getDimSize(0);
+  SmallVector<int64_t> rowShape(lhsType.getShape().drop_back());
+  int64_t rowDims = rowShape.size(), depth = lhsType.getShape().back();
+  int64_t rows = ShapedType::getNumElements(rowShape);
   int64_t columns = cast<RankedTensorType>(rhs.getType()).getDimSize(1);
   Type f32 = b.getF32Type(), i8 = b.getI8Type(), i32 = b.getI32Type();
-  MLIRContext *ctx = b.getContext();
-  AffineMap vector = AffineMap::getMultiDimIdentityMap(1, ctx);
-  auto parallel = [](unsigned n) {
-    return SmallVector<utils::IteratorType>(n, utils::IteratorType::parallel);
-  };
+  AffineMap perRow = AffineMap::getMultiDimIdentityMap(rowDims, b.getContext());
 
   // max_k |x_ik| per row.
   Value maxima = emitRowMaxima(b, loc, lhs, reductionLanes);
 
   // Per row: the scale max / 127 and the factor 127 / max that quantizes
   // (0 for a zero row, whose values all quantize to 0).
-  auto rowType = RankedTensorType::get({rows}, f32);
+  auto rowType = RankedTensorType::get(rowShape, f32);
   auto scales = linalg::GenericOp::create(
       b, loc, TypeRange{rowType, rowType}, ValueRange{maxima},
-      ValueRange{tensor::EmptyOp::create(b, loc, {rows}, f32),
-                 tensor::EmptyOp::create(b, loc, {rows}, f32)},
-      ArrayRef<AffineMap>{vector, vector, vector}, parallel(1),
+      ValueRange{tensor::EmptyOp::create(b, loc, rowShape, f32),
+                 tensor::EmptyOp::create(b, loc, rowShape, f32)},
+      ArrayRef<AffineMap>{perRow, perRow, perRow},
+      SmallVector<utils::IteratorType>(rowDims, utils::IteratorType::parallel),
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Value q = floatConstant(nb, l, f32, 127.0);
         Value zero = floatConstant(nb, l, f32, 0.0);
@@ -192,6 +225,18 @@ mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
             floatConstant(nb, l, f32, 127.0));
         return Value(arith::FPToSIOp::create(nb, l, i8, clamped));
       });
+  // The matmul's M rows: the row dims folded, free now that the quantized
+  // rows are a new, contiguous tensor.
+  if (rowDims > 1) {
+    ReassociationIndices folded =
+        llvm::to_vector(llvm::seq<int64_t>(0, rowDims));
+    quantized = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({rows, depth}, i8), quantized,
+        ArrayRef<ReassociationIndices>{folded, {rowDims}});
+    rowScales = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({rows}, f32), rowScales,
+        ArrayRef<ReassociationIndices>{folded});
+  }
 
   // sum_k q_ik w_kj in int32 (exact: |sum| <= K * 127^2).
   Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));

@@ -61,9 +61,12 @@ struct DynamicInt8Sums {
 };
 
 /// `lhs @ rhs` with dynamic int8 activations (DynamicInt8.cpp): `lhs` (f32,
-/// M x K) quantized per row to i8, times the i8 storage `rhs` (K x N) summed
-/// in i32, with each row's scale beside the sums. The rows' maxima are
-/// taken as `reductionLanes` partial maxima first where that many divide K.
+/// [rows..., K], M rows in all) quantized per row to i8, times the i8
+/// storage `rhs` (K x N) summed in i32, with each row's scale beside the
+/// sums. Several row dims are read in place (a slice of a batch-major
+/// input's steps need not be contiguous) and folded after quantizing. The
+/// rows' maxima are taken as `reductionLanes` partial maxima first where
+/// that many divide K.
 DynamicInt8Sums emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
                                     Value rhs, int64_t reductionLanes);
 

@@ -255,19 +255,26 @@ struct ProjectLowering : OpRewritePattern<ProjectOp> {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getResult().getType());
     int64_t rowDims = type.getRank() - 1;
-    Value rows = collapseBatchDims(rewriter, loc, op.getInput(), rowDims);
+    // Dynamic int8 quantizes the rows where they are, and folds them after:
+    // the steps a loop projects may be a strided slice of the input, which
+    // folding first would copy. (bf16 compute narrows the folded rows: the
+    // C path fuses that into the matmul, and has no bf16 buffer to write.)
     Value kernel = kernelStorage(rewriter, loc, op.getKernel());
     Value product;
-    if (op.getDynamicInt8())
+    if (op.getDynamicInt8()) {
+      product = emitDynamicInt8Matmul(rewriter, loc, op.getInput(), kernel,
+                                      reductionLanes);
+    } else {
+      Value rows = collapseBatchDims(rewriter, loc, op.getInput(), rowDims);
       product =
-          emitDynamicInt8Matmul(rewriter, loc, rows, kernel, reductionLanes);
-    else if (op.getComputeType())
-      product = emitRoundTensorToBF16(
-          rewriter, loc,
-          emitMatmul(rewriter, loc, emitNarrowTensorToBF16(rewriter, loc, rows),
-                     kernel, rewriter.getF32Type()));
-    else
-      product = emitMatmul(rewriter, loc, rows, kernel);
+          op.getComputeType()
+              ? emitRoundTensorToBF16(
+                    rewriter, loc,
+                    emitMatmul(rewriter, loc,
+                               emitNarrowTensorToBF16(rewriter, loc, rows),
+                               kernel, rewriter.getF32Type()))
+              : emitMatmul(rewriter, loc, rows, kernel);
+    }
     rewriter.replaceOp(op,
                        restoreBatchDims(rewriter, loc, product, type, rowDims));
     return success();
