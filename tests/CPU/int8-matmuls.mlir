@@ -154,3 +154,106 @@ func.func @even_depth(%q: tensor<1x6xi8>) -> tensor<1x8xi32> {
   %0 = linalg.matmul ins(%q, %w : tensor<1x6xi8>, tensor<6x8xi8>) outs(%acc : tensor<1x8xi32>) -> tensor<1x8xi32>
   return %0 : tensor<1x8xi32>
 }
+
+// -----
+
+/// A matmul whose sums only a dequantizing generic reads (float(sum) times
+/// the row's scale, convert-rnn-to-linalg's `dequantize-generic`): the
+/// kernel converts each finished sum in registers, with its row's scale
+/// broadcast once per row block, and writes f32; the generic is gone. Both
+/// instructions.
+
+#identity = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @dequantizing_epilogue(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x4xi8>, %[[S:[^:]+]]: tensor<2xf32>
+// CHECK: scf.for {{.*}} -> (tensor<2x16xf32>)
+// CHECK:   scf.for %[[I:[^ ]*]] = {{.*}} -> (tensor<2x16xf32>)
+// CHECK:     %[[K:.*]]:2 = scf.for
+// CHECK-COUNT-2: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK:     %[[I0:.*]] = arith.addi %[[I]], %c0
+// CHECK:     %[[S0:.*]] = tensor.extract %[[S]][%[[I0]]] : tensor<2xf32>
+// CHECK:     %[[B0:.*]] = vector.broadcast %[[S0]] : f32 to vector<16xf32>
+// CHECK:     %[[I1:.*]] = arith.addi %[[I]], %c1
+// CHECK:     %[[S1:.*]] = tensor.extract %[[S]][%[[I1]]] : tensor<2xf32>
+// CHECK:     %[[B1:.*]] = vector.broadcast %[[S1]] : f32 to vector<16xf32>
+// CHECK:     %[[D0:.*]] = arith.subi %[[K]]#0
+// CHECK:     %[[F0:.*]] = arith.sitofp %[[D0]] : vector<16xi32> to vector<16xf32>
+// CHECK:     %[[P0:.*]] = arith.mulf %[[F0]], %[[B0]] : vector<16xf32>
+// CHECK:     vector.transfer_write %[[P0]], {{.*}} : vector<16xf32>, tensor<2x16xf32>
+// CHECK:     %[[D1:.*]] = arith.subi %[[K]]#1
+// CHECK:     %[[F1:.*]] = arith.sitofp %[[D1]]
+// CHECK:     arith.mulf %[[F1]], %[[B1]] : vector<16xf32>
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.matmul
+// PAIRS-LABEL: func.func @dequantizing_epilogue(
+// PAIRS: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"
+// PAIRS: arith.sitofp {{.*}} : vector<8xi32> to vector<8xf32>
+// PAIRS: vector.transfer_write {{.*}} : vector<8xf32>, tensor<2x16xf32>
+// PAIRS-NOT: linalg.generic
+func.func @dequantizing_epilogue(%q: tensor<2x4xi8>, %s: tensor<2xf32>) -> tensor<2x16xf32> {
+  %w = arith.constant dense<1> : tensor<4x16xi8>
+  %c0 = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<2x16xi32>
+  %acc = linalg.fill ins(%c0 : i32) outs(%e : tensor<2x16xi32>) -> tensor<2x16xi32>
+  %sums = linalg.matmul ins(%q, %w : tensor<2x4xi8>, tensor<4x16xi8>) outs(%acc : tensor<2x16xi32>) -> tensor<2x16xi32>
+  %ef = tensor.empty() : tensor<2x16xf32>
+  %0 = linalg.generic {indexing_maps = [#identity, #row, #identity], iterator_types = ["parallel", "parallel"]} ins(%sums, %s : tensor<2x16xi32>, tensor<2xf32>) outs(%ef : tensor<2x16xf32>) {
+  ^bb0(%sum: i32, %scale: f32, %out: f32):
+    %f = arith.sitofp %sum : i32 to f32
+    %p = arith.mulf %f, %scale : f32
+    linalg.yield %p : f32
+  } -> tensor<2x16xf32>
+  return %0 : tensor<2x16xf32>
+}
+
+// -----
+
+/// Generics that are not that conversion stay, after a kernel that writes
+/// the i32 sums: another body (plus one), the sums read again elsewhere,
+/// the scale indexed by the column.
+
+#identity = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+#column = affine_map<(i, j) -> (j)>
+// PAIRS-LABEL: func.func @other_epilogues_stay(
+// PAIRS-COUNT-3: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x16xf32>)
+// CHECK-LABEL: func.func @other_epilogues_stay(
+// CHECK: vector.transfer_write {{.*}} : vector<16xi32>, tensor<2x16xi32>
+// CHECK: linalg.generic
+// CHECK:   arith.addf
+// CHECK: vector.transfer_write {{.*}} : vector<16xi32>, tensor<2x16xi32>
+// CHECK: linalg.generic
+// CHECK: vector.transfer_write {{.*}} : vector<16xi32>, tensor<2x16xi32>
+// CHECK: linalg.generic
+func.func @other_epilogues_stay(%q: tensor<2x4xi8>, %s: tensor<2xf32>, %c: tensor<16xf32>) -> (tensor<2x16xf32>, tensor<2x16xf32>, tensor<2x16xi32>, tensor<2x16xf32>) {
+  %w = arith.constant dense<1> : tensor<4x16xi8>
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<2x16xi32>
+  %acc = linalg.fill ins(%c0 : i32) outs(%e : tensor<2x16xi32>) -> tensor<2x16xi32>
+  %ef = tensor.empty() : tensor<2x16xf32>
+  %sums0 = linalg.matmul ins(%q, %w : tensor<2x4xi8>, tensor<4x16xi8>) outs(%acc : tensor<2x16xi32>) -> tensor<2x16xi32>
+  %0 = linalg.generic {indexing_maps = [#identity, #row, #identity], iterator_types = ["parallel", "parallel"]} ins(%sums0, %s : tensor<2x16xi32>, tensor<2xf32>) outs(%ef : tensor<2x16xf32>) {
+  ^bb0(%sum: i32, %scale: f32, %out: f32):
+    %f = arith.sitofp %sum : i32 to f32
+    %p = arith.mulf %f, %scale : f32
+    %r = arith.addf %p, %one : f32
+    linalg.yield %r : f32
+  } -> tensor<2x16xf32>
+  %sums1 = linalg.matmul ins(%q, %w : tensor<2x4xi8>, tensor<4x16xi8>) outs(%acc : tensor<2x16xi32>) -> tensor<2x16xi32>
+  %1 = linalg.generic {indexing_maps = [#identity, #row, #identity], iterator_types = ["parallel", "parallel"]} ins(%sums1, %s : tensor<2x16xi32>, tensor<2xf32>) outs(%ef : tensor<2x16xf32>) {
+  ^bb0(%sum: i32, %scale: f32, %out: f32):
+    %f = arith.sitofp %sum : i32 to f32
+    %p = arith.mulf %f, %scale : f32
+    linalg.yield %p : f32
+  } -> tensor<2x16xf32>
+  %sums2 = linalg.matmul ins(%q, %w : tensor<2x4xi8>, tensor<4x16xi8>) outs(%acc : tensor<2x16xi32>) -> tensor<2x16xi32>
+  %2 = linalg.generic {indexing_maps = [#identity, #column, #identity], iterator_types = ["parallel", "parallel"]} ins(%sums2, %c : tensor<2x16xi32>, tensor<16xf32>) outs(%ef : tensor<2x16xf32>) {
+  ^bb0(%sum: i32, %scale: f32, %out: f32):
+    %f = arith.sitofp %sum : i32 to f32
+    %p = arith.mulf %f, %scale : f32
+    linalg.yield %p : f32
+  } -> tensor<2x16xf32>
+  return %0, %1, %sums1, %2 : tensor<2x16xf32>, tensor<2x16xf32>, tensor<2x16xi32>, tensor<2x16xf32>
+}

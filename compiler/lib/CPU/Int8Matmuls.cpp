@@ -24,7 +24,11 @@
 //    block's loads one contiguous stream;
 //  - a block of m rows x c panels keeps its m*c accumulators in registers
 //    through the whole loop over k; column blocks are outermost, so one
-//    block of weights stays in cache while the row blocks pass over it.
+//    block of weights stays in cache while the row blocks pass over it;
+//  - sums that only a dequantizing generic reads (float(sum) times the
+//    row's scale, as convert-rnn-to-linalg's `dequantize-generic` leaves an
+//    rnn.project's) are converted by the kernel as it stores them: the f32
+//    products are written once, with no i32 copy to read back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -129,13 +133,53 @@ std::pair<Value, Value> packWeights(OpBuilder &b, Location loc,
   return {packedValue, compValue};
 }
 
+/// The generic that converts the sums of `op` and nothing else, as
+/// convert-rnn-to-linalg's `dequantize-generic` leaves it: float(sum_ij) *
+/// scale_i, the scales an f32 vector indexed by the row; else null. Its
+/// scales are then the epilogue's.
+linalg::GenericOp dequantizingEpilogue(linalg::MatmulOp op) {
+  Value sums = op.getResult(0);
+  if (!sums.hasOneUse())
+    return {};
+  auto generic = dyn_cast<linalg::GenericOp>(*sums.user_begin());
+  if (!generic || generic.getNumDpsInputs() != 2 ||
+      generic.getNumDpsInits() != 1 || generic.getInputs()[0] != sums ||
+      generic.getNumParallelLoops() != 2 || generic.getNumLoops() != 2)
+    return {};
+  // The kernel replaces the matmul, so the scales must be there before it.
+  Value scales = generic.getInputs()[1];
+  if (Operation *def = scales.getDefiningOp())
+    if (def->getBlock() != op->getBlock() || !def->isBeforeInBlock(op))
+      return {};
+  MLIRContext *ctx = op.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, ctx);
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  if (maps[0] != identity || maps[2] != identity ||
+      maps[1] != AffineMap::get(2, 0, getAffineDimExpr(0, ctx)) ||
+      !getElementTypeOrSelf(generic.getResult(0).getType()).isF32() ||
+      !getElementTypeOrSelf(generic.getInputs()[1].getType()).isF32())
+    return {};
+  // The body: %f = sitofp %sum; %p = mulf %f, %scale; yield %p.
+  Block &body = generic.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto mul = yield.getOperand(0).getDefiningOp<arith::MulFOp>();
+  auto convert = mul ? mul.getLhs().getDefiningOp<arith::SIToFPOp>() : nullptr;
+  if (!convert || body.getOperations().size() != 3 ||
+      convert.getIn() != body.getArgument(0) ||
+      mul.getRhs() != body.getArgument(1))
+    return {};
+  return generic;
+}
+
 Value index(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// `op` as the kernel; with an `epilogue` (dequantizingEpilogue), the
+/// kernel converts each finished sum with its row's scale and replaces both.
 void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
                    DenseIntElementsAttr weights, const DotInstruction &dot,
-                   int64_t accumulators) {
+                   int64_t accumulators, linalg::GenericOp epilogue) {
   const int64_t lanes = dot.lanes, groupSize = dot.group;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
@@ -191,7 +235,9 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
                                                  rewriter.getI32IntegerAttr(0))
                            .getResult()
                      : Value();
-  Value init = tensor::EmptyOp::create(rewriter, loc, {rows, columns}, i32);
+  Type f32 = rewriter.getF32Type();
+  Value init = tensor::EmptyOp::create(rewriter, loc, {rows, columns},
+                                       epilogue ? f32 : i32);
   auto intrinsic = rewriter.getStringAttr(dot.intrinsic);
 
   auto columnLoop = scf::ForOp::create(
@@ -264,6 +310,15 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
     scf::YieldOp::create(rewriter, loc, next);
   }
   Value out = rowLoop.getRegionIterArgs()[0];
+  auto floatsType = VectorType::get({lanes}, f32);
+  SmallVector<Value> rowScales;
+  for (int64_t r = 0; epilogue && r < m; ++r) {
+    Value i = arith::AddIOp::create(rewriter, loc, row, index(rewriter, loc, r));
+    Value scale = tensor::ExtractOp::create(
+        rewriter, loc, epilogue.getInputs()[1], ValueRange{i});
+    rowScales.push_back(
+        vector::BroadcastOp::create(rewriter, loc, floatsType, scale));
+  }
   for (int64_t q = 0; q < c; ++q) {
     Value j = arith::AddIOp::create(rewriter, loc, col,
                                     index(rewriter, loc, q * lanes));
@@ -280,6 +335,11 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
       Value sum = kLoop.getResult(r * c + q);
       if (extra)
         sum = arith::SubIOp::create(rewriter, loc, sum, extra);
+      // float(sum) * the row's scale, as the generic computes it.
+      if (epilogue)
+        sum = arith::MulFOp::create(
+            rewriter, loc, arith::SIToFPOp::create(rewriter, loc, floatsType, sum),
+            rowScales[r]);
       out = vector::TransferWriteOp::create(rewriter, loc, sum, out,
                                             ValueRange{i, j},
                                             ArrayRef<bool>{true})
@@ -287,7 +347,12 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
     }
   }
   scf::YieldOp::create(rewriter, loc, out);
-  rewriter.replaceOp(op, columnLoop.getResults());
+  if (!epilogue) {
+    rewriter.replaceOp(op, columnLoop.getResults());
+    return;
+  }
+  rewriter.replaceOp(epilogue, columnLoop.getResults());
+  rewriter.eraseOp(op);
 }
 
 struct RNNInt8MatmulsPass
@@ -310,7 +375,8 @@ struct RNNInt8MatmulsPass
     });
     IRRewriter rewriter(&getContext());
     for (auto [op, weights] : matmuls)
-      rewriteMatmul(rewriter, op, weights, *dot, accumulators);
+      rewriteMatmul(rewriter, op, weights, *dot, accumulators,
+                    dequantizingEpilogue(op));
   }
 };
 

@@ -26,7 +26,8 @@ constexpr llvm::StringLiteral kToLinalg =
     "ram-lean={2} last-row-copies={3} runtime-step-block={5} "
     "skip-block-rows={6} length-block-rows={7} "
     "row-phase-cache-bytes={9}},"
-    "convert-rnn-to-linalg{{fuse-projections={3} reduction-lanes={10}}";
+    "convert-rnn-to-linalg{{fuse-projections={3} reduction-lanes={10} "
+    "dequantize-generic={11}}";
 
 /// bf16 compute's products (bf16 rows into f32) in f32 where no bf16 dot
 /// computes them: every target but rnn-vectorize-matmuls' bf16-dot.
@@ -145,6 +146,10 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
       options.path == CodegenPath::LLVM && !options.scalarMatmuls
           ? options.vectorLanes
           : 1;
+  // The projection's dynamic int8 sums converted in the int8 kernel's
+  // epilogue, where rnn-int8-matmuls runs.
+  bool int8Kernels = options.path == CodegenPath::LLVM &&
+                     !options.scalarMatmuls && !options.int8Dot.empty();
   std::string overlap;
   if (options.overlapsBatchOne())
     overlap = llvm::formatv(kOverlapInputProjection.data(),
@@ -156,7 +161,8 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                                 options.ramLean ? "" : kSplitInputProjection,
                                 scan.runtimeStepBlock, scan.skipBlockRows,
                                 scan.lengthBlockRows, overlap,
-                                options.cacheBytes, reductionLanes)
+                                options.cacheBytes, reductionLanes,
+                                int8Kernels)
                       .str());
   if (!options.bf16Dot)
     addPipeline(pm, kWidenBF16Rows);
@@ -164,7 +170,7 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
   if (options.path == CodegenPath::LLVM && !options.scalarMatmuls) {
     // Dynamic int8 activations' i8 matmuls, first: vpdpbusd or vpmaddwd,
     // not the generic vector lowering.
-    if (!options.int8Dot.empty())
+    if (int8Kernels)
       addPipeline(pm, llvm::formatv("rnn-int8-matmuls{{instruction={0} "
                                     "accumulators={1}}",
                                     options.int8Dot, options.kernelAccumulators)

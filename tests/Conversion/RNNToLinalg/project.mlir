@@ -1,4 +1,5 @@
 // RUN: rnn-opt %s --convert-rnn-to-linalg --split-input-file | FileCheck %s --enable-var-scope
+// RUN: rnn-opt %s --convert-rnn-to-linalg=dequantize-generic=true --split-input-file | FileCheck %s --check-prefix=GENERIC
 
 /// rnn.project: the rows (every dim but the last folded into one) times the
 /// kernel, from zeros, reshaped back: the matmul a cell's input product is,
@@ -93,6 +94,17 @@ func.func @project_bf16_compute(%x: tensor<2x3x16xf32>, %w: tensor<16x64xbf16>) 
 // CHECK:   linalg.generic {{.*}} ins(%[[SR]] : tensor<4xi32>) outs(%{{.*}} : tensor<4xf32>)
 // CHECK:     %[[SUM:.*]] = arith.sitofp
 // CHECK:     arith.mulf %[[SUM]], %[[S]] : f32
+// With dequantize-generic, the sums are converted by one generic over rows
+// and columns, each row's scale broadcast by its indexing map (for
+// rnn-int8-matmuls to fold into its kernel).
+// GENERIC-LABEL: func.func @project_int8(
+// GENERIC: %[[SCALES:.*]]:2 = linalg.generic {{.*}} ins(%{{.*}} : tensor<2x3xf32>)
+// GENERIC: %[[ROWSCALES:.*]] = tensor.collapse_shape %[[SCALES]]#0
+// GENERIC: %[[SUMS:.*]] = linalg.matmul {{.*}} outs(%{{.*}} : tensor<6x4xi32>)
+// GENERIC-NOT: scf.for
+// GENERIC: linalg.generic {{{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[SUMS]], %[[ROWSCALES]] : tensor<6x4xi32>, tensor<6xf32>) outs(%{{.*}} : tensor<6x4xf32>)
+// GENERIC:   %[[F:.*]] = arith.sitofp %{{.*}} : i32 to f32
+// GENERIC:   arith.mulf %[[F]], %{{.*}} : f32
 func.func @project_int8(%x: tensor<2x3x3xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>) {
   %qw = arith.constant dense<[[1, -2, 3, 4], [0, 0, 127, 0], [-127, 2, 3, 4]]> : tensor<3x4xi8>
   %w = quant.scast %qw : tensor<3x4xi8> to tensor<3x4x!q>

@@ -334,7 +334,11 @@ def RNNInt8MatmulsPass : Pass<"rnn-int8-matmuls"> {
       weights by their load), the pair sums added to the accumulators.
 
     Blocks of up to 4 rows keep at most `accumulators` vector sums (the
-    other registers hold their operands). The weights are repacked at
+    other registers hold their operands). Where the sums' only reader is a
+    `linalg.generic` converting them, `float(sum) * scale[row]` with the
+    scales indexed by the row (convert-rnn-to-linalg's
+    `dequantize-generic`), the kernel converts each finished sum so and
+    writes the f32 products in the generic's place. The weights are repacked at
     compile time as [N/(lanes c)][K/group][c x lanes x group] bytes (blocks of c panels, k in groups interleaved,
     so a block reads one contiguous stream); column blocks are outermost.
     The result is exactly the signed sum. Other matmuls are left alone.

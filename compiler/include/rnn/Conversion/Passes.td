@@ -147,6 +147,15 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
     those, where L divides the row: the same value, as maxima are exact. As
     one reduction, its compare-and-select form (maximumf, NaN-propagating)
     stays scalar.
+
+    With `dequantize-generic` (set where rnn-int8-matmuls runs), an
+    `rnn.project`'s dynamic int8 sums are converted by one
+    `linalg.generic` over rows and columns, each row's scale broadcast by
+    its indexing map, which rnn-int8-matmuls folds into its kernel's
+    epilogue: the sums are converted in registers, and no i32 copy of them
+    is written and read again. Without it (the C path, targets with no
+    int8 kernel) a loop over the rows converts each row with its scale read
+    once, which a loop vectorizer takes.
   }];
   let options = [
     Option<"fuseProjections", "fuse-projections", "bool", "false",
@@ -156,6 +165,10 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
            "dynamic int8 activations: each row's maximum magnitude as this "
            "many partial maxima first (the target's vector lanes; 1: one "
            "reduction), so that the loop over a row is element-wise">,
+    Option<"dequantizeGeneric", "dequantize-generic", "bool", "false",
+           "dynamic int8 activations: each rnn.project's i32 sums converted "
+           "by one generic over rows and columns, for rnn-int8-matmuls to "
+           "fold into its kernel (default: a loop over the rows)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect",

@@ -254,15 +254,33 @@ mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
 }
 
 Value mlir::rnn::emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs,
-                                       Value rhs, int64_t reductionLanes) {
+                                       Value rhs, int64_t reductionLanes,
+                                       bool asGeneric) {
   auto [sums, rowScales] = emitDynamicInt8Sums(b, loc, lhs, rhs, reductionLanes);
   // float(sum_ij) * scale_i (emitDequantizedSum); the gate maths then
   // multiplies by the column's scale, as for weight-only int8.
-  return mapRows(b, loc, sums, rowScales, b.getF32Type(),
-                 [](OpBuilder &nb, Location l, ValueRange sum,
-                    ValueRange scale) {
-                   return emitDequantizedSum(nb, l, sum[0], scale[0]);
-                 });
+  if (!asGeneric)
+    return mapRows(b, loc, sums, rowScales, b.getF32Type(),
+                   [](OpBuilder &nb, Location l, ValueRange sum,
+                      ValueRange scale) {
+                     return emitDequantizedSum(nb, l, sum[0], scale[0]);
+                   });
+  auto sumsType = cast<RankedTensorType>(sums.getType());
+  MLIRContext *ctx = b.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, ctx);
+  AffineMap row = AffineMap::get(2, 0, getAffineDimExpr(0, ctx));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{sumsType.clone(b.getF32Type())},
+             ValueRange{sums, rowScales},
+             ValueRange{tensor::EmptyOp::create(b, loc, sumsType.getShape(),
+                                                b.getF32Type())},
+             ArrayRef<AffineMap>{identity, row, identity},
+             SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, l, emitDequantizedSum(nb, l, args[0], args[1]));
+             })
+      .getResult(0);
 }
 
 Value mlir::rnn::emitDequantizedSum(OpBuilder &b, Location loc, Value sum,

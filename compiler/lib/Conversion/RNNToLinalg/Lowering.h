@@ -72,9 +72,12 @@ DynamicInt8Sums emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
 
 /// emitDynamicInt8Sums's product in f32 (M x N): each sum converted and
 /// times its row's scale. The columns' scales are the caller's, as with
-/// weight-only int8.
+/// weight-only int8. The conversion is a loop over the rows, each row's
+/// scale read once; with `asGeneric`, one generic over rows and columns
+/// whose indexing map broadcasts the row's scale (the form rnn-int8-matmuls
+/// folds into its kernel's epilogue).
 Value emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                            int64_t reductionLanes);
+                            int64_t reductionLanes, bool asGeneric = false);
 
 /// One i32 `sum` of a dynamic int8 product in f32: `float(sum) * rowScale`.
 Value emitDequantizedSum(OpBuilder &b, Location loc, Value sum, Value rowScale);
@@ -172,7 +175,7 @@ void populateCellPatterns(RewritePatternSet &patterns, bool fuseProjections,
 void populateMergePatterns(RewritePatternSet &patterns);
 /// rnn.project, as the cells' input products (MatmulProducts.cpp).
 void populateProjectPatterns(RewritePatternSet &patterns,
-                             int64_t reductionLanes);
+                             int64_t reductionLanes, bool dequantizeGeneric);
 /// Dense, activations, LayerNorm, Pool and Embed (Layers.cpp).
 void populateLayerPatterns(RewritePatternSet &patterns);
 

@@ -245,10 +245,13 @@ namespace {
 /// sequence's. bf16 compute's rows are narrowed to bf16 and its sums
 /// rounded where the gate maths rounded them in the step.
 struct ProjectLowering : OpRewritePattern<ProjectOp> {
-  ProjectLowering(MLIRContext *ctx, int64_t reductionLanes)
-      : OpRewritePattern(ctx), reductionLanes(reductionLanes) {}
-  /// convert-rnn-to-linalg's `reduction-lanes`.
+  ProjectLowering(MLIRContext *ctx, int64_t reductionLanes,
+                  bool dequantizeGeneric)
+      : OpRewritePattern(ctx), reductionLanes(reductionLanes),
+        dequantizeGeneric(dequantizeGeneric) {}
+  /// convert-rnn-to-linalg's `reduction-lanes` and `dequantize-generic`.
   int64_t reductionLanes;
+  bool dequantizeGeneric;
 
   LogicalResult matchAndRewrite(ProjectOp op,
                                 PatternRewriter &rewriter) const override {
@@ -263,7 +266,7 @@ struct ProjectLowering : OpRewritePattern<ProjectOp> {
     Value product;
     if (op.getDynamicInt8()) {
       product = emitDynamicInt8Matmul(rewriter, loc, op.getInput(), kernel,
-                                      reductionLanes);
+                                      reductionLanes, dequantizeGeneric);
     } else {
       Value rows = collapseBatchDims(rewriter, loc, op.getInput(), rowDims);
       product =
@@ -311,7 +314,9 @@ struct ProjectPieceLowering : OpRewritePattern<ProjectPieceOp> {
 } // namespace
 
 void mlir::rnn::populateProjectPatterns(RewritePatternSet &patterns,
-                                        int64_t reductionLanes) {
-  patterns.add<ProjectLowering>(patterns.getContext(), reductionLanes);
+                                        int64_t reductionLanes,
+                                        bool dequantizeGeneric) {
+  patterns.add<ProjectLowering>(patterns.getContext(), reductionLanes,
+                                dequantizeGeneric);
   patterns.add<ProjectPieceLowering>(patterns.getContext());
 }

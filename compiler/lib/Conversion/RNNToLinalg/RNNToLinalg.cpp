@@ -26,9 +26,9 @@ using namespace mlir::rnn;
 
 void mlir::rnn::populateRNNToLinalgConversionPatterns(
     RewritePatternSet &patterns, bool fuseProjections,
-    int64_t reductionLanes) {
+    int64_t reductionLanes, bool dequantizeGeneric) {
   populateCellPatterns(patterns, fuseProjections, reductionLanes);
-  populateProjectPatterns(patterns, reductionLanes);
+  populateProjectPatterns(patterns, reductionLanes, dequantizeGeneric);
   populateMergePatterns(patterns);
   populateLayerPatterns(patterns);
 }
@@ -75,7 +75,7 @@ struct ConvertRNNToLinalgPass
         [](Operation *op) { return !isLowered(op); });
     RewritePatternSet patterns(ctx);
     populateRNNToLinalgConversionPatterns(patterns, fuseProjections,
-                                          reductionLanes);
+                                          reductionLanes, dequantizeGeneric);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -21,10 +21,12 @@ namespace mlir::rnn {
 /// With `fuseProjections`, LSTM cells with constant f32 weights sum both
 /// products and the biases in one matmul (`fuse-projections`); dynamic int8
 /// activations take their rows' maxima as `reductionLanes` partial maxima
-/// first (`reduction-lanes`).
+/// first (`reduction-lanes`), and with `dequantizeGeneric` convert a
+/// projection's sums in one generic (`dequantize-generic`).
 void populateRNNToLinalgConversionPatterns(RewritePatternSet &patterns,
                                            bool fuseProjections = false,
-                                           int64_t reductionLanes = 1);
+                                           int64_t reductionLanes = 1,
+                                           bool dequantizeGeneric = false);
 
 } // namespace mlir::rnn
 
