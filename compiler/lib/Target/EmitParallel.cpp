@@ -109,8 +109,13 @@ static std::string gateColumnsSerialReason(const spec::Model &model) {
     return "batch 1 and a reversed or unrolled scan";
   if (layer.initialCarry != spec::InitialCarry::Zeros)
     return "batch 1 and initial carries taken";
-  if (cell.storesBF16Params() || cell.int8Weights)
-    return "batch 1 and bf16 or int8 params";
+  // bf16 params and int8 weights split as f32 does: a column's panels are
+  // still a contiguous stream, widened or scaled where the column is read.
+  if (cell.int8Activations)
+    return "batch 1 and dynamic int8 activations (each step quantizes the "
+           "whole of h, which the tasks hold in halves)";
+  if (cell.dtype == spec::ElementType::BFloat16)
+    return "batch 1 and bf16 compute";
   if (cell.features < kMinColumnSplitUnits)
     return "batch 1 and H < " + std::to_string(kMinColumnSplitUnits) +
            " (a step too short to pay for a hook call)";

@@ -1,7 +1,8 @@
 """Specs and weights for parallel-columns.test: batch-1 models whose
 <name>_run_parallel splits the gate columns (an LSTM; a GRU and an LSTM
-that return their carries; H=256) and some that stay serial (H=128, a Dense
-head after the RNN, bf16 params)."""
+that return their carries; H=256; bf16 params and int8 weights) and some
+that stay serial (H=128, a Dense head after the RNN, dynamic int8
+activations, bf16 compute)."""
 import sys
 from pathlib import Path
 
@@ -23,6 +24,10 @@ MODELS = {
     "small": ("LSTMCell", 128, False, "", ""),
     "head": ("GRUCell", 256, False, HEAD, ""),
     "bf16": ("LSTMCell", 256, False, "", "param_dtype: bfloat16\n"),
+    "int8": ("GRUCell", 256, True, "", "quantize: {weights: int8}\n"),
+    "int8d": ("LSTMCell", 256, False, "",
+              "quantize: {weights: int8, activations: dynamic}\n"),
+    "bf16c": ("LSTMCell", 256, False, "", "dtype: bfloat16\n"),
 }
 
 
