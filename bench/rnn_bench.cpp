@@ -172,6 +172,13 @@ std::vector<Config> grid() {
         variant.precision = precision;
         variant.threads = precision == Precision::F32 ? 2 : 1;
         variants.push_back(variant);
+        // Weights stored in fewer bits split their batch-1 gate columns
+        // as f32's do: their two threads at H=1024.
+        if (b == 1 && h == 1024 && (precision == Precision::BF16Params ||
+                                    precision == Precision::Int8Weights)) {
+          variant.threads = 2;
+          variants.push_back(variant);
+        }
       }
   if (precisionOnly)
     return variants;
