@@ -175,7 +175,8 @@ std::vector<Config> grid() {
         // Weights stored in fewer bits split their batch-1 gate columns
         // as f32's do: their two threads at H=1024.
         if (b == 1 && h == 1024 && (precision == Precision::BF16Params ||
-                                    precision == Precision::Int8Weights)) {
+                                    precision == Precision::Int8Weights ||
+                                    precision == Precision::Int8Dynamic)) {
           variant.threads = 2;
           variants.push_back(variant);
         }

@@ -272,3 +272,162 @@ func.func @m_cols_run(%x: memref<1x3x4xf32> {rnn.name = "x"},
   }
   return %status : i32
 }
+
+// -----
+
+/// An intrinsic on values only (the int8 kernels' vpdpbusd) writes no
+/// memory: the step is split as without it. One with a pointer operand
+/// (here a prefetch) might write through it: no step function.
+
+memref.global "private" constant @wh : memref<4x128x64xf32> = dense<1.0>
+// CHECK-LABEL: func.func @m_run(
+// CHECK-LABEL: func.func @m_cols_step(
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+func.func @m_run(%x: memref<1x3x4xf32> {rnn.name = "x"},
+                 %y: memref<1x3x128xf32> {rnn.name = "y", rnn.output},
+                 %ws: memref<8192xi8> {rnn.workspace}) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c192 = arith.constant 192 : index
+  %c256 = arith.constant 256 : index
+  %c2048 = arith.constant 2048 : index
+  %c4096 = arith.constant 4096 : index
+  %c2 = arith.constant 2 : index
+  %ok = arith.constant true
+  %zero = arith.constant 0.0 : f32
+  %zeros = arith.constant dense<0.0> : vector<1x64xf32>
+  %status = arith.constant 0 : i32
+  %acc32 = arith.constant dense<0> : vector<16xi32>
+  %bytes = arith.constant dense<1> : vector<64xi8>
+  %wh = memref.get_global @wh : memref<4x128x64xf32>
+  scf.if %ok {
+    %h = memref.view %ws[%c0][] : memref<8192xi8> to memref<1x128xf32>
+    scf.for %u = %c0 to %c128 step %c1 {
+      memref.store %zero, %h[%c0, %u] : memref<1x128xf32>
+    }
+    %pre = memref.view %ws[%c2048][] : memref<8192xi8> to memref<3x256xf32>
+    scf.for %col = %c0 to %c256 step %c64 {
+      scf.for %t = %c0 to %c3 step %c1 {
+        %block = memref.subview %pre[%t, %col] [1, 64] [1, 1] : memref<3x256xf32> to memref<1x64xf32, strided<[256, 1], offset: ?>>
+        vector.transfer_write %zeros, %block[%c0, %c0] {in_bounds = [true, true]} : vector<1x64xf32>, memref<1x64xf32, strided<[256, 1], offset: ?>>
+      }
+    }
+    %rec = memref.view %ws[%c4096][] : memref<8192xi8> to memref<1x256xf32>
+    scf.for %t = %c0 to %c3 step %c1 {
+      %odd = arith.remui %t, %c2 : index
+      %reversed = arith.cmpi ne, %odd, %c0 : index
+      scf.for %p = %c0 to %c256 step %c64 {
+        %back = arith.subi %c192, %p : index
+        %col = arith.select %reversed, %back, %p : index
+        %block = memref.subview %rec[0, %col] [1, 64] [1, 1] : memref<1x256xf32> to memref<1x64xf32, strided<[256, 1], offset: ?>>
+        %sum = scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %zeros) -> (vector<1x64xf32>) {
+          %panel = arith.divui %col, %c64 : index
+          %hk = memref.load %h[%c0, %k] : memref<1x128xf32>
+          %w = vector.transfer_read %wh[%panel, %k, %c0], %zero {in_bounds = [true, true]} : memref<4x128x64xf32>, vector<1x64xf32>
+          %hv = vector.broadcast %hk : f32 to vector<1x64xf32>
+          %next = vector.fma %hv, %w, %acc : vector<1x64xf32>
+          %dot = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%acc32, %bytes, %bytes) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+          scf.yield %next : vector<1x64xf32>
+        }
+        vector.transfer_write %sum, %block[%c0, %c0] {in_bounds = [true, true]} : vector<1x64xf32>, memref<1x64xf32, strided<[256, 1], offset: ?>>
+      }
+      %yt = memref.subview %y[0, %t, 0] [1, 1, 128] [1, 1, 1] : memref<1x3x128xf32> to memref<1x128xf32, strided<[384, 1], offset: ?>>
+      scf.for %u = %c0 to %c128 step %c1 {
+        %u2 = arith.addi %u, %c128 : index
+        %a = memref.load %pre[%t, %u] : memref<3x256xf32>
+        %b = memref.load %pre[%t, %u2] : memref<3x256xf32>
+        %r = memref.load %rec[%c0, %u] : memref<1x256xf32>
+        %s = memref.load %rec[%c0, %u2] : memref<1x256xf32>
+        %hu = memref.load %h[%c0, %u] : memref<1x128xf32>
+        %ar = arith.addf %a, %r : f32
+        %bs = arith.addf %b, %s : f32
+        %g = arith.mulf %ar, %bs : f32
+        %new = arith.addf %g, %hu : f32
+        memref.store %new, %h[%c0, %u] : memref<1x128xf32>
+        memref.store %new, %yt[%c0, %u] : memref<1x128xf32, strided<[384, 1], offset: ?>>
+      }
+    }
+  }
+  return %status : i32
+}
+
+// -----
+
+memref.global "private" constant @wh : memref<4x128x64xf32> = dense<1.0>
+// CHECK-LABEL: func.func @m_run(
+// CHECK-NOT: @m_cols_step
+func.func @m_run(%x: memref<1x3x4xf32> {rnn.name = "x"},
+                 %y: memref<1x3x128xf32> {rnn.name = "y", rnn.output},
+                 %ws: memref<8192xi8> {rnn.workspace}) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c192 = arith.constant 192 : index
+  %c256 = arith.constant 256 : index
+  %c2048 = arith.constant 2048 : index
+  %c4096 = arith.constant 4096 : index
+  %c2 = arith.constant 2 : index
+  %ok = arith.constant true
+  %zero = arith.constant 0.0 : f32
+  %zeros = arith.constant dense<0.0> : vector<1x64xf32>
+  %status = arith.constant 0 : i32
+  %null = llvm.mlir.zero : !llvm.ptr
+  %c0i32 = arith.constant 0 : i32
+  %c1i32 = arith.constant 1 : i32
+  %c3i32 = arith.constant 3 : i32
+  %wh = memref.get_global @wh : memref<4x128x64xf32>
+  scf.if %ok {
+    %h = memref.view %ws[%c0][] : memref<8192xi8> to memref<1x128xf32>
+    scf.for %u = %c0 to %c128 step %c1 {
+      memref.store %zero, %h[%c0, %u] : memref<1x128xf32>
+    }
+    %pre = memref.view %ws[%c2048][] : memref<8192xi8> to memref<3x256xf32>
+    scf.for %col = %c0 to %c256 step %c64 {
+      scf.for %t = %c0 to %c3 step %c1 {
+        %block = memref.subview %pre[%t, %col] [1, 64] [1, 1] : memref<3x256xf32> to memref<1x64xf32, strided<[256, 1], offset: ?>>
+        vector.transfer_write %zeros, %block[%c0, %c0] {in_bounds = [true, true]} : vector<1x64xf32>, memref<1x64xf32, strided<[256, 1], offset: ?>>
+      }
+    }
+    %rec = memref.view %ws[%c4096][] : memref<8192xi8> to memref<1x256xf32>
+    scf.for %t = %c0 to %c3 step %c1 {
+      %odd = arith.remui %t, %c2 : index
+      %reversed = arith.cmpi ne, %odd, %c0 : index
+      scf.for %p = %c0 to %c256 step %c64 {
+        %back = arith.subi %c192, %p : index
+        %col = arith.select %reversed, %back, %p : index
+        %block = memref.subview %rec[0, %col] [1, 64] [1, 1] : memref<1x256xf32> to memref<1x64xf32, strided<[256, 1], offset: ?>>
+        %sum = scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %zeros) -> (vector<1x64xf32>) {
+          %panel = arith.divui %col, %c64 : index
+          %hk = memref.load %h[%c0, %k] : memref<1x128xf32>
+          %w = vector.transfer_read %wh[%panel, %k, %c0], %zero {in_bounds = [true, true]} : memref<4x128x64xf32>, vector<1x64xf32>
+          %hv = vector.broadcast %hk : f32 to vector<1x64xf32>
+          %next = vector.fma %hv, %w, %acc : vector<1x64xf32>
+          llvm.call_intrinsic "llvm.prefetch.p0"(%null, %c0i32, %c3i32, %c1i32) : (!llvm.ptr, i32, i32, i32) -> ()
+          scf.yield %next : vector<1x64xf32>
+        }
+        vector.transfer_write %sum, %block[%c0, %c0] {in_bounds = [true, true]} : vector<1x64xf32>, memref<1x64xf32, strided<[256, 1], offset: ?>>
+      }
+      %yt = memref.subview %y[0, %t, 0] [1, 1, 128] [1, 1, 1] : memref<1x3x128xf32> to memref<1x128xf32, strided<[384, 1], offset: ?>>
+      scf.for %u = %c0 to %c128 step %c1 {
+        %u2 = arith.addi %u, %c128 : index
+        %a = memref.load %pre[%t, %u] : memref<3x256xf32>
+        %b = memref.load %pre[%t, %u2] : memref<3x256xf32>
+        %r = memref.load %rec[%c0, %u] : memref<1x256xf32>
+        %s = memref.load %rec[%c0, %u2] : memref<1x256xf32>
+        %hu = memref.load %h[%c0, %u] : memref<1x128xf32>
+        %ar = arith.addf %a, %r : f32
+        %bs = arith.addf %b, %s : f32
+        %g = arith.mulf %ar, %bs : f32
+        %new = arith.addf %g, %hu : f32
+        memref.store %new, %h[%c0, %u] : memref<1x128xf32>
+        memref.store %new, %yt[%c0, %u] : memref<1x128xf32, strided<[384, 1], offset: ?>>
+      }
+    }
+  }
+  return %status : i32
+}

@@ -309,7 +309,17 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
     }
     scf::YieldOp::create(rewriter, loc, next);
   }
-  Value out = rowLoop.getRegionIterArgs()[0];
+  // The block's sums go into its own m x (lanes c) slice of the result, so
+  // that a write says which block of columns it is (rnn-split-gate-columns
+  // gives each task its blocks).
+  Value whole = rowLoop.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> blockOffsets{row, col};
+  SmallVector<OpFoldResult> blockSizes{rewriter.getIndexAttr(m),
+                                       rewriter.getIndexAttr(lanes * c)};
+  SmallVector<OpFoldResult> unitStrides(2, rewriter.getIndexAttr(1));
+  Value out = tensor::ExtractSliceOp::create(rewriter, loc, whole,
+                                             blockOffsets, blockSizes,
+                                             unitStrides);
   auto floatsType = VectorType::get({lanes}, f32);
   SmallVector<Value> rowScales;
   for (int64_t r = 0; epilogue && r < m; ++r) {
@@ -322,6 +332,7 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
   for (int64_t q = 0; q < c; ++q) {
     Value j = arith::AddIOp::create(rewriter, loc, col,
                                     index(rewriter, loc, q * lanes));
+    Value inBlock = index(rewriter, loc, q * lanes);
     Value extra =
         compensation
             ? vector::TransferReadOp::create(rewriter, loc, accType,
@@ -330,8 +341,6 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
                   .getResult()
             : Value();
     for (int64_t r = 0; r < m; ++r) {
-      Value i = arith::AddIOp::create(rewriter, loc, row,
-                                      index(rewriter, loc, r));
       Value sum = kLoop.getResult(r * c + q);
       if (extra)
         sum = arith::SubIOp::create(rewriter, loc, sum, extra);
@@ -341,12 +350,17 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
             rewriter, loc, arith::SIToFPOp::create(rewriter, loc, floatsType, sum),
             rowScales[r]);
       out = vector::TransferWriteOp::create(rewriter, loc, sum, out,
-                                            ValueRange{i, j},
+                                            ValueRange{index(rewriter, loc, r),
+                                                       inBlock},
                                             ArrayRef<bool>{true})
                 .getResult();
     }
   }
-  scf::YieldOp::create(rewriter, loc, out);
+  scf::YieldOp::create(
+      rewriter, loc,
+      Value(tensor::InsertSliceOp::create(rewriter, loc, out, whole,
+                                          blockOffsets, blockSizes,
+                                          unitStrides)));
   if (!epilogue) {
     rewriter.replaceOp(op, columnLoop.getResults());
     return;

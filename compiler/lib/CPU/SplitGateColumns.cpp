@@ -41,6 +41,7 @@
 #include "rnn/IR/RNNDialect.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -83,6 +84,14 @@ FailureOr<SmallVector<Value>> writtenBuffers(Operation *op) {
   SmallVector<Value> written;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects) {
+    // An intrinsic on values only (the int8 kernels' dot products): it has
+    // no memory to write.
+    if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op))
+      return llvm::any_of(call->getOperandTypes(),
+                          llvm::IsaPred<BaseMemRefType,
+                                        LLVM::LLVMPointerType>)
+                 ? FailureOr<SmallVector<Value>>(failure())
+                 : FailureOr<SmallVector<Value>>(written);
     if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
       return failure();
     return written;

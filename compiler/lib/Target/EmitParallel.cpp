@@ -111,9 +111,8 @@ static std::string gateColumnsSerialReason(const spec::Model &model) {
     return "batch 1 and initial carries taken";
   // bf16 params and int8 weights split as f32 does: a column's panels are
   // still a contiguous stream, widened or scaled where the column is read.
-  if (cell.int8Activations)
-    return "batch 1 and dynamic int8 activations (each step quantizes the "
-           "whole of h, which the tasks hold in halves)";
+  // With dynamic int8 activations each task quantizes all of h, which it
+  // holds once the halves are traded.
   if (cell.dtype == spec::ElementType::BFloat16)
     return "batch 1 and bf16 compute";
   if (cell.features < kMinColumnSplitUnits)
