@@ -79,7 +79,8 @@ static std::string modelSerialReason(const spec::Model &model,
 }
 
 /// The hidden units from which a batch-1 step pays for a hook call a step
-/// (LSTM/GRU, f32; docs/Performance.md "Two cores").
+/// (LSTM/GRU, measured in f32 and with bf16 params, int8 weights and
+/// dynamic int8; docs/Performance.md "Two cores").
 constexpr int64_t kMinColumnSplitUnits = 256;
 
 static bool isBatchOne(const spec::Model &model) {
