@@ -323,7 +323,8 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
   auto floatsType = VectorType::get({lanes}, f32);
   SmallVector<Value> rowScales;
   for (int64_t r = 0; epilogue && r < m; ++r) {
-    Value i = arith::AddIOp::create(rewriter, loc, row, index(rewriter, loc, r));
+    Value i =
+        arith::AddIOp::create(rewriter, loc, row, index(rewriter, loc, r));
     Value scale = tensor::ExtractOp::create(
         rewriter, loc, epilogue.getInputs()[1], ValueRange{i});
     rowScales.push_back(
@@ -347,7 +348,8 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
       // float(sum) * the row's scale, as the generic computes it.
       if (epilogue)
         sum = arith::MulFOp::create(
-            rewriter, loc, arith::SIToFPOp::create(rewriter, loc, floatsType, sum),
+            rewriter, loc,
+            arith::SIToFPOp::create(rewriter, loc, floatsType, sum),
             rowScales[r]);
       out = vector::TransferWriteOp::create(rewriter, loc, sum, out,
                                             ValueRange{index(rewriter, loc, r),

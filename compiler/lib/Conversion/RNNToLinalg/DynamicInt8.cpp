@@ -102,10 +102,10 @@ Value mapRows(OpBuilder &b, Location loc, ValueRange matrices,
   return loops(b, loc, tensor::EmptyOp::create(b, loc, shape, element));
 }
 
-/// max_k |x_ik| per row of `lhs` ([rows..., K]). With `lanes` > 1 dividing K: the
-/// maxima of the row's elements `lanes` apart first (an element-wise loop
-/// over the lanes, which vectorizes), then the maximum of those; the same
-/// value either way, maxima being exact and NaN-propagating.
+/// max_k |x_ik| per row of `lhs` ([rows..., K]). With `lanes` > 1 dividing
+/// K: the maxima of the row's elements `lanes` apart first (an element-wise
+/// loop over the lanes, which vectorizes), then the maximum of those; the
+/// same value either way, maxima being exact and NaN-propagating.
 Value emitRowMaxima(OpBuilder &b, Location loc, Value lhs, int64_t lanes) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   SmallVector<int64_t> rows(lhsType.getShape().drop_back());
