@@ -321,15 +321,17 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
                                              blockOffsets, blockSizes,
                                              unitStrides);
   auto floatsType = VectorType::get({lanes}, f32);
+  // The epilogue's row scales, each broadcast once per row block.
   SmallVector<Value> rowScales;
-  for (int64_t r = 0; epilogue && r < m; ++r) {
-    Value i =
-        arith::AddIOp::create(rewriter, loc, row, index(rewriter, loc, r));
-    Value scale = tensor::ExtractOp::create(
-        rewriter, loc, epilogue.getInputs()[1], ValueRange{i});
-    rowScales.push_back(
-        vector::BroadcastOp::create(rewriter, loc, floatsType, scale));
-  }
+  if (epilogue)
+    for (int64_t r = 0; r < m; ++r) {
+      Value i =
+          arith::AddIOp::create(rewriter, loc, row, index(rewriter, loc, r));
+      Value scale = tensor::ExtractOp::create(
+          rewriter, loc, epilogue.getInputs()[1], ValueRange{i});
+      rowScales.push_back(
+          vector::BroadcastOp::create(rewriter, loc, floatsType, scale));
+    }
   for (int64_t q = 0; q < c; ++q) {
     Value j = arith::AddIOp::create(rewriter, loc, col,
                                     index(rewriter, loc, q * lanes));

@@ -84,14 +84,14 @@ FailureOr<SmallVector<Value>> writtenBuffers(Operation *op) {
   SmallVector<Value> written;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects) {
-    // An intrinsic on values only (the int8 kernels' dot products): it has
-    // no memory to write.
-    if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op))
-      return llvm::any_of(call->getOperandTypes(),
-                          llvm::IsaPred<BaseMemRefType,
-                                        LLVM::LLVMPointerType>)
-                 ? FailureOr<SmallVector<Value>>(failure())
-                 : FailureOr<SmallVector<Value>>(written);
+    // An intrinsic on values only (the int8 kernels' dot products) has no
+    // memory to write; one taking a memref or a pointer might write it.
+    if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+      if (llvm::any_of(call->getOperandTypes(),
+                       llvm::IsaPred<BaseMemRefType, LLVM::LLVMPointerType>))
+        return failure();
+      return written;
+    }
     if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
       return failure();
     return written;
