@@ -164,6 +164,13 @@ rnnc::detail::createTargetMachine(const TargetOptions &options) {
     abi = riscvABI(triple, *probe);
     targetOptions.MCOptions.ABIName = abi;
   }
+  // Xtensa loads constants with L32R from a literal pool put before each
+  // function; LLVM 22's object writer places it where the previous
+  // function's code ends, not 4-byte aligned as L32R needs ("fixup value
+  // must be 4-byte aligned"). In a section of its own each function's pool
+  // starts the section, aligned; a linker then also drops unused ones.
+  if (triple.getArch() == llvm::Triple::xtensa)
+    targetOptions.FunctionSections = true;
   // Bare metal (no OS) links statically: no GOT, and some targets (xtensa)
   // have no PIC at all.
   llvm::Reloc::Model reloc = triple.getOS() == llvm::Triple::UnknownOS
