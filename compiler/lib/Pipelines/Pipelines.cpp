@@ -26,7 +26,7 @@ constexpr llvm::StringLiteral kToLinalg =
     "ram-lean={2} last-row-copies={3} runtime-step-block={5} "
     "skip-block-rows={6} length-block-rows={7} "
     "row-phase-cache-bytes={9}},"
-    "convert-rnn-to-linalg{{fuse-projections={3} reduction-lanes={10} "
+    "convert-rnn-to-linalg{{fuse-projections={3} integer-row-maxima={10} "
     "dequantize-generic={11}}";
 
 /// bf16 compute's products (bf16 rows into f32) in f32 where no bf16 dot
@@ -140,12 +140,10 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
   // the separate, hoisted projection.
   bool leanScalar = options.ramLean && options.scalarMatmuls;
   const ScanBlocking &scan = options.scanBlocking;
-  // Row maxima (dynamic int8) in a vector's worth of partial maxima, for
-  // the loop vectorizer; C and scalar targets keep one reduction.
-  int64_t reductionLanes =
-      options.path == CodegenPath::LLVM && !options.scalarMatmuls
-          ? options.vectorLanes
-          : 1;
+  // Row maxima (dynamic int8) on the magnitudes' bits, for the loop
+  // vectorizer; C and scalar targets compare floats.
+  bool integerRowMaxima =
+      options.path == CodegenPath::LLVM && !options.scalarMatmuls;
   // The projection's dynamic int8 sums converted in the int8 kernel's
   // epilogue, where rnn-int8-matmuls runs.
   bool int8Kernels = options.path == CodegenPath::LLVM &&
@@ -161,7 +159,7 @@ void rnnc::buildRNNToBuffersPipeline(OpPassManager &pm,
                                 options.ramLean ? "" : kSplitInputProjection,
                                 scan.runtimeStepBlock, scan.skipBlockRows,
                                 scan.lengthBlockRows, overlap,
-                                options.cacheBytes, reductionLanes,
+                                options.cacheBytes, integerRowMaxima,
                                 int8Kernels)
                       .str());
   if (!options.bf16Dot)

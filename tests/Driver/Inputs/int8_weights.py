@@ -12,6 +12,12 @@
   int8_weights.py bound LIMIT     reads 'rnnc check --quantize' output
                                    on stdin: "max |deviation| <= LIMIT for
                                    all N outputs", else the first above
+  int8_weights.py nans CLEAN.npz NAN.npz
+                                   the outputs of DIR/in.npz and of
+                                   DIR/nan.npz (the same x with one NaN,
+                                   written by `write`, in row 1 at step
+                                   2): row 0 the same, row 1 NaN from step
+                                   2 on (a NaN's row quantizes to NaN)
   int8_weights.py sample SPEC OUT.npz
                                    random inputs for SPEC (the arrays of
                                    'rnnc run SPEC --list-arrays', read from
@@ -103,6 +109,14 @@ elif sys.argv[1] == "write":
     np.savez(d + "/w.npz", **weights())
     x = np.random.default_rng(12).uniform(-1, 1, (B, T, I)).astype(np.float32)
     np.savez(d + "/in.npz", x=x)
+    x[1, 2, 0] = np.nan
+    np.savez(d + "/nan.npz", x=x)
+elif sys.argv[1] == "nans":
+    clean, nan = (np.load(f)["y"] for f in sys.argv[2:4])
+    print("row 0: %s" % ("the same" if np.array_equal(clean[0], nan[0])
+                         else "changed"))
+    steps = [t for t in range(T) if np.all(np.isnan(nan[1, t]))]
+    print("row 1: NaN at steps %s" % steps)
 elif sys.argv[1] == "sample":
     sample(sys.argv[2], sys.argv[3])
 else:

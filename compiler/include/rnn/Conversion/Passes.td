@@ -141,12 +141,14 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
     bias is no wider than the gate blocks it replaces (I + H + biases <=
     4 H), so the scratch memory does not grow; the sums are reordered.
 
-    With `reduction-lanes` L > 1, dynamic int8 activations find each row's
-    maximum magnitude as L partial maxima (over the row's elements L apart,
-    an element-wise loop a loop vectorizer takes) and then the maximum of
-    those, where L divides the row: the same value, as maxima are exact. As
-    one reduction, its compare-and-select form (maximumf, NaN-propagating)
-    stays scalar.
+    Dynamic int8 activations find each row's maximum magnitude in a loop
+    over the row that keeps the maximum in an `scf.for` value (as a
+    reduction into memory, LLVM could not hold it in a register when the
+    rows and the maxima share the workspace). With `integer-row-maxima`,
+    it compares the magnitudes' bits as integers: the same maximum (a
+    float's magnitude orders as its bits do, NaNs above infinity) in a
+    loop a loop vectorizer takes (`vpandd`, `vpmaxud`), where the
+    NaN-propagating float maximum (`maximumf`) stays scalar.
 
     With `dequantize-generic` (set where rnn-int8-matmuls runs), an
     `rnn.project`'s dynamic int8 sums are converted by one
@@ -161,10 +163,10 @@ def ConvertRNNToLinalgPass : Pass<"convert-rnn-to-linalg"> {
     Option<"fuseProjections", "fuse-projections", "bool", "false",
            "one matmul of [x, h] by [wi; wh] into rows of the bias per LSTM "
            "cell with constant f32 weights">,
-    Option<"reductionLanes", "reduction-lanes", "int64_t", "1",
-           "dynamic int8 activations: each row's maximum magnitude as this "
-           "many partial maxima first (the target's vector lanes; 1: one "
-           "reduction), so that the loop over a row is element-wise">,
+    Option<"integerRowMaxima", "integer-row-maxima", "bool", "false",
+           "dynamic int8 activations: each row's maximum magnitude found on "
+           "the bits of the magnitudes as integers, so that the loop "
+           "vectorizes">,
     Option<"dequantizeGeneric", "dequantize-generic", "bool", "false",
            "dynamic int8 activations: each rnn.project's i32 sums converted "
            "by one generic over rows and columns, for rnn-int8-matmuls to "

@@ -49,13 +49,13 @@ ProjectPieceOp pieceBeside(CellOpInterface cell) {
 }
 
 struct CellLowering : OpInterfaceRewritePattern<CellOpInterface> {
-  CellLowering(MLIRContext *ctx, bool fuseProjections, int64_t reductionLanes)
+  CellLowering(MLIRContext *ctx, bool fuseProjections, bool integerRowMaxima)
       : OpInterfaceRewritePattern(ctx), fuseProjections(fuseProjections),
-        reductionLanes(reductionLanes) {}
+        integerRowMaxima(integerRowMaxima) {}
   /// convert-rnn-to-linalg's `fuse-projections`, for the cells that allow it.
   bool fuseProjections;
-  /// convert-rnn-to-linalg's `reduction-lanes`.
-  int64_t reductionLanes;
+  /// convert-rnn-to-linalg's `integer-row-maxima`.
+  bool integerRowMaxima;
 
   LogicalResult matchAndRewrite(CellOpInterface cell,
                                 PatternRewriter &rewriter) const override {
@@ -77,7 +77,7 @@ struct CellLowering : OpInterfaceRewritePattern<CellOpInterface> {
             ? emitConvolutionProducts(rewriter, loc, cell, x, carries.back())
             : emitMatmulProducts(rewriter, loc, cell, x, carries.back(),
                                  fuseProjections && cell.fusesProjections(),
-                                 reductionLanes, pieceBeside(cell));
+                                 integerRowMaxima, pieceBeside(cell));
 
     // A result inserted into a slice (a scan step's output into its slot)
     // is written there by the gate generic itself, beside its carry: no
@@ -137,7 +137,7 @@ struct CellLowering : OpInterfaceRewritePattern<CellOpInterface> {
 
 void mlir::rnn::populateCellPatterns(RewritePatternSet &patterns,
                                      bool fuseProjections,
-                                     int64_t reductionLanes) {
+                                     bool integerRowMaxima) {
   patterns.add<CellLowering>(patterns.getContext(), fuseProjections,
-                             reductionLanes);
+                             integerRowMaxima);
 }

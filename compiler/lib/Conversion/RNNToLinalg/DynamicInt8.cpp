@@ -27,6 +27,35 @@ using namespace mlir;
 
 namespace {
 
+/// `into` ([rows..., ...]) with `row(index, into)` applied for the index of
+/// each row in turn: one scf.for per row dim, threading `into`.
+Value forEachRow(OpBuilder &b, Location loc, ArrayRef<int64_t> rowShape,
+                 Value into,
+                 function_ref<Value(OpBuilder &, Location, ArrayRef<Value>,
+                                    Value)>
+                     row) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  // The loops over the row dims from `index.size()` on.
+  SmallVector<Value> index;
+  std::function<Value(OpBuilder &, Location, Value)> loops =
+      [&](OpBuilder &ob, Location ol, Value into) -> Value {
+    Value end = arith::ConstantIndexOp::create(ob, ol, rowShape[index.size()]);
+    return scf::ForOp::create(
+               ob, ol, zero, end, one, ValueRange{into},
+               [&](OpBuilder &nb, Location l, Value i, ValueRange iterArgs) {
+                 index.push_back(i);
+                 Value result = index.size() < rowShape.size()
+                                    ? loops(nb, l, iterArgs.front())
+                                    : row(nb, l, index, iterArgs.front());
+                 index.pop_back();
+                 scf::YieldOp::create(nb, l, result);
+               })
+        .getResult(0);
+  };
+  return loops(b, loc, into);
+}
+
 /// A new tensor of `element`s shaped as the [rows..., N] `matrices`, each
 /// `body(values, scalars)` of the elements at its place in `matrices` and
 /// its row's elements of the [rows...] tensors `perRow`. One loop per row
@@ -45,10 +74,7 @@ Value mapRows(OpBuilder &b, Location loc, ValueRange matrices,
   ArrayRef<int64_t> shape =
       cast<RankedTensorType>(matrices.front().getType()).getShape();
   int64_t rowDims = shape.size() - 1, columns = shape.back();
-  MLIRContext *ctx = b.getContext();
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, b.getContext());
   // The row at `index` of `into`, mapped.
   auto mapRow = [&](OpBuilder &nb, Location l, ArrayRef<Value> index,
                     Value into) -> Value {
@@ -82,104 +108,62 @@ Value mapRows(OpBuilder &b, Location loc, ValueRange matrices,
     return tensor::InsertSliceOp::create(nb, l, mapped, into, offsets, sizes,
                                          strides);
   };
-  // The loops over the row dims from `index.size()` on, into `into`.
-  SmallVector<Value> index;
-  std::function<Value(OpBuilder &, Location, Value)> loops =
-      [&](OpBuilder &ob, Location ol, Value into) -> Value {
-    Value end = arith::ConstantIndexOp::create(ob, ol, shape[index.size()]);
-    return scf::ForOp::create(
-               ob, ol, zero, end, one, ValueRange{into},
-               [&](OpBuilder &nb, Location l, Value i, ValueRange iterArgs) {
-                 index.push_back(i);
-                 Value result = int64_t(index.size()) < rowDims
-                                    ? loops(nb, l, iterArgs.front())
-                                    : mapRow(nb, l, index, iterArgs.front());
-                 index.pop_back();
-                 scf::YieldOp::create(nb, l, result);
-               })
-        .getResult(0);
-  };
-  return loops(b, loc, tensor::EmptyOp::create(b, loc, shape, element));
+  return forEachRow(b, loc, shape.drop_back(),
+                    tensor::EmptyOp::create(b, loc, shape, element), mapRow);
 }
 
-/// max_k |x_ik| per row of `lhs` ([rows..., K]). With `lanes` > 1 dividing
-/// K: the maxima of the row's elements `lanes` apart first (an element-wise
-/// loop over the lanes, which vectorizes), then the maximum of those; the
-/// same value either way, maxima being exact and NaN-propagating.
-Value emitRowMaxima(OpBuilder &b, Location loc, Value lhs, int64_t lanes) {
+/// max_k |x_ik| per row of `lhs` ([rows..., K]), each row's in a loop that
+/// keeps the maximum in a register: as a reduction into memory (a linalg
+/// reduction's loops), LLVM could not keep it in one when the rows and the
+/// maxima are in the same workspace, and wrote every step. With `bits`, the
+/// magnitudes are compared as the integers of their bits and the result is
+/// those bits (i32): a float's magnitude orders as its bits do, NaNs above
+/// infinity, so the maximum is the same, and the integer loop vectorizes
+/// (vpandd, vpmaxsd) where a NaN-propagating float maximum is a compare and
+/// a blend on one chain that LLVM leaves scalar. Without: floats, which
+/// C compilers and scalar FPUs take as they are.
+Value emitRowMaxima(OpBuilder &b, Location loc, Value lhs, bool bits) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
-  SmallVector<int64_t> rows(lhsType.getShape().drop_back());
-  int64_t rowDims = rows.size(), depth = lhsType.getShape().back();
-  Type f32 = b.getF32Type();
-  MLIRContext *ctx = b.getContext();
-  using utils::IteratorType;
-  // The row dims, then `inner` more dims; the map to the row dims and the
-  // inner dims in `kept`.
-  auto map = [&](unsigned inner, ArrayRef<unsigned> kept) {
-    SmallVector<AffineExpr> exprs;
-    for (int64_t dim = 0; dim < rowDims; ++dim)
-      exprs.push_back(getAffineDimExpr(dim, ctx));
-    for (unsigned position : kept)
-      exprs.push_back(getAffineDimExpr(rowDims + position, ctx));
-    return AffineMap::get(rowDims + inner, 0, exprs, ctx);
+  ArrayRef<int64_t> rows = lhsType.getShape().drop_back();
+  int64_t depth = lhsType.getShape().back();
+  Type element = bits ? Type(b.getI32Type()) : Type(b.getF32Type());
+  Value empty = tensor::EmptyOp::create(b, loc, rows, element);
+  auto maximumOfRow = [&](OpBuilder &nb, Location l, ArrayRef<Value> index,
+                          Value into) -> Value {
+    Value initial =
+        arith::ConstantOp::create(nb, l, cast<TypedAttr>(nb.getZeroAttr(element)));
+    Value begin = arith::ConstantIndexOp::create(nb, l, 0);
+    Value end = arith::ConstantIndexOp::create(nb, l, depth);
+    Value step = arith::ConstantIndexOp::create(nb, l, 1);
+    auto loop = scf::ForOp::create(
+        nb, l, begin, end, step, ValueRange{initial},
+        [&](OpBuilder &kb, Location kl, Value k, ValueRange iterArgs) {
+          SmallVector<Value> at(index.begin(), index.end());
+          at.push_back(k);
+          Value x = tensor::ExtractOp::create(kb, kl, lhs, at);
+          Value max;
+          if (bits) {
+            Value magnitude = arith::AndIOp::create(
+                kb, kl, arith::BitcastOp::create(kb, kl, element, x),
+                arith::ConstantOp::create(kb, kl,
+                                          kb.getI32IntegerAttr(0x7fffffff)));
+            max = arith::MaxSIOp::create(kb, kl, iterArgs[0], magnitude);
+          } else {
+            max = arith::MaximumFOp::create(kb, kl, iterArgs[0],
+                                            math::AbsFOp::create(kb, kl, x));
+          }
+          scf::YieldOp::create(kb, kl, max);
+        });
+    return tensor::InsertOp::create(nb, l, loop.getResult(0), into, index);
   };
-  auto iterators = [&](ArrayRef<IteratorType> inner) {
-    SmallVector<IteratorType> all(rowDims, IteratorType::parallel);
-    llvm::append_range(all, inner);
-    return all;
-  };
-  auto shapeOf = [&](ArrayRef<int64_t> inner) {
-    SmallVector<int64_t> shape(rows);
-    llvm::append_range(shape, inner);
-    return shape;
-  };
-  // The maximum over the last dim of a [rows..., X] tensor, of the
-  // magnitudes (`absolute`) or of the values.
-  auto maxBody = [](bool absolute) {
-    return [absolute](OpBuilder &nb, Location l, ValueRange args) {
-      Value value = absolute ? Value(math::AbsFOp::create(nb, l, args[0]))
-                             : args[0];
-      linalg::YieldOp::create(
-          nb, l, Value(arith::MaximumFOp::create(nb, l, args[1], value)));
-    };
-  };
-  auto rowMaxima = [&](Value input, bool absolute) -> Value {
-    return linalg::GenericOp::create(
-               b, loc, TypeRange{RankedTensorType::get(rows, f32)},
-               ValueRange{input},
-               ValueRange{rnn::zeroTensor(b, loc, rows, f32)},
-               ArrayRef<AffineMap>{map(1, {0}), map(1, {})},
-               iterators({IteratorType::reduction}), maxBody(absolute))
-        .getResult(0);
-  };
-  if (lanes <= 1 || depth % lanes != 0 || depth == lanes)
-    return rowMaxima(lhs, /*absolute=*/true);
-  // [rows..., K / lanes, lanes] -> [rows..., lanes] -> [rows...].
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t dim = 0; dim < rowDims; ++dim)
-    groups.push_back({dim});
-  groups.push_back({rowDims, rowDims + 1});
-  Value grouped = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(shapeOf({depth / lanes, lanes}), f32),
-      lhs, groups);
-  SmallVector<int64_t> partialShape = shapeOf({lanes});
-  Value partial =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{RankedTensorType::get(partialShape, f32)},
-          ValueRange{grouped},
-          ValueRange{rnn::zeroTensor(b, loc, partialShape, f32)},
-          ArrayRef<AffineMap>{map(2, {0, 1}), map(2, {1})},
-          iterators({IteratorType::reduction, IteratorType::parallel}),
-          maxBody(/*absolute=*/true))
-          .getResult(0);
-  return rowMaxima(partial, /*absolute=*/false);
+  return forEachRow(b, loc, rows, empty, maximumOfRow);
 }
 
 } // namespace
 
 mlir::rnn::DynamicInt8Sums
 mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
-                               Value rhs, int64_t reductionLanes) {
+                               Value rhs, bool integerRowMaxima) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   SmallVector<int64_t> rowShape(lhsType.getShape().drop_back());
   int64_t rowDims = rowShape.size(), depth = lhsType.getShape().back();
@@ -188,8 +172,8 @@ mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
   Type f32 = b.getF32Type(), i8 = b.getI8Type(), i32 = b.getI32Type();
   AffineMap perRow = AffineMap::getMultiDimIdentityMap(rowDims, b.getContext());
 
-  // max_k |x_ik| per row.
-  Value maxima = emitRowMaxima(b, loc, lhs, reductionLanes);
+  // max_k |x_ik| per row (or its bits).
+  Value maxima = emitRowMaxima(b, loc, lhs, integerRowMaxima);
 
   // Per row: the scale max / 127 and the factor 127 / max that quantizes
   // (0 for a zero row, whose values all quantize to 0).
@@ -201,13 +185,16 @@ mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
       ArrayRef<AffineMap>{perRow, perRow, perRow},
       SmallVector<utils::IteratorType>(rowDims, utils::IteratorType::parallel),
       [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value max = args[0];
+        if (max.getType() != f32)
+          max = arith::BitcastOp::create(nb, l, f32, max);
         Value q = floatConstant(nb, l, f32, 127.0);
         Value zero = floatConstant(nb, l, f32, 0.0);
-        Value scale = arith::DivFOp::create(nb, l, args[0], q);
+        Value scale = arith::DivFOp::create(nb, l, max, q);
         Value positive = arith::CmpFOp::create(
-            nb, l, arith::CmpFPredicate::OGT, args[0], zero);
+            nb, l, arith::CmpFPredicate::OGT, max, zero);
         Value factor = arith::SelectOp::create(
-            nb, l, positive, arith::DivFOp::create(nb, l, q, args[0]), zero);
+            nb, l, positive, arith::DivFOp::create(nb, l, q, max), zero);
         linalg::YieldOp::create(nb, l, ValueRange{scale, factor});
       });
   Value rowScales = scales.getResult(0), factors = scales.getResult(1);
@@ -239,12 +226,7 @@ mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
   }
 
   // sum_k q_ik w_kj in int32 (exact: |sum| <= K * 127^2).
-  Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-  Value acc = linalg::FillOp::create(
-                  b, loc, zero,
-                  ValueRange{tensor::EmptyOp::create(b, loc, {rows, columns},
-                                                     i32)})
-                  .getResult(0);
+  Value acc = rnn::zeroTensor(b, loc, {rows, columns}, i32);
   Value sums = linalg::MatmulOp::create(b, loc, TypeRange{acc.getType()},
                                         ValueRange{quantized, rhs},
                                         ValueRange{acc})
@@ -254,9 +236,9 @@ mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
 }
 
 Value mlir::rnn::emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs,
-                                       Value rhs, int64_t reductionLanes,
+                                       Value rhs, bool integerRowMaxima,
                                        bool asGeneric) {
-  auto [sums, rowScales] = emitDynamicInt8Sums(b, loc, lhs, rhs, reductionLanes);
+  auto [sums, rowScales] = emitDynamicInt8Sums(b, loc, lhs, rhs, integerRowMaxima);
   // float(sum_ij) * scale_i (emitDequantizedSum); the gate maths then
   // multiplies by the column's scale, as for weight-only int8.
   if (!asGeneric)

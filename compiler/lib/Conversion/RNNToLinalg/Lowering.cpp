@@ -115,7 +115,10 @@ Value mlir::rnn::filledTensor(OpBuilder &b, Location loc,
 
 Value mlir::rnn::zeroTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                             Type elementType) {
-  return filledTensor(b, loc, shape, elementType, 0.0);
+  Value zero = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(b.getZeroAttr(elementType)));
+  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
 }
 
 Value mlir::rnn::emitMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,

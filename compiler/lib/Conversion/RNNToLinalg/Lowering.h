@@ -45,7 +45,7 @@ Value restoreBatchDims(OpBuilder &b, Location loc, Value value,
 Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                    Type elementType, double value);
 
-/// A zero-filled tensor of `shape`.
+/// A zero-filled tensor of `shape` (float or integer elements).
 Value zeroTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                  Type elementType);
 
@@ -64,11 +64,11 @@ struct DynamicInt8Sums {
 /// [rows..., K], M rows in all) quantized per row to i8, times the i8
 /// storage `rhs` (K x N) summed in i32, with each row's scale beside the
 /// sums. Several row dims are read in place (a slice of a batch-major
-/// input's steps need not be contiguous) and folded after quantizing. The
-/// rows' maxima are taken as `reductionLanes` partial maxima first where
-/// that many divide K.
+/// input's steps need not be contiguous) and folded after quantizing. With
+/// `integerRowMaxima`, the rows' maxima compare the magnitudes' bits as
+/// integers (the same maxima, in a loop that vectorizes).
 DynamicInt8Sums emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
-                                    Value rhs, int64_t reductionLanes);
+                                    Value rhs, bool integerRowMaxima);
 
 /// emitDynamicInt8Sums's product in f32 (M x N): each sum converted and
 /// times its row's scale. The columns' scales are the caller's, as with
@@ -77,7 +77,7 @@ DynamicInt8Sums emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
 /// whose indexing map broadcasts the row's scale (the form rnn-int8-matmuls
 /// folds into its kernel's epilogue).
 Value emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                            int64_t reductionLanes, bool asGeneric = false);
+                            bool integerRowMaxima, bool asGeneric = false);
 
 /// One i32 `sum` of a dynamic int8 product in f32: `float(sum) * rowScale`.
 Value emitDequantizedSum(OpBuilder &b, Location loc, Value sum, Value rowScale);
@@ -154,10 +154,10 @@ SmallVector<Value> emitGateGeneric(OpBuilder &b, Location loc,
 /// products and the biases as one matmul when its weights are f32 constants.
 /// With `piece` (an rnn.project_piece `beside` the cell), `h @ wh` and the
 /// piece are one rnn.shared_k_matmuls, and `piece` is replaced by its ring.
-/// `reductionLanes`: emitDynamicInt8Sums'.
+/// `integerRowMaxima`: emitDynamicInt8Sums'.
 GateProducts emitMatmulProducts(PatternRewriter &rewriter, Location loc,
                                 CellOpInterface cell, Value x, Value h,
-                                bool fuse, int64_t reductionLanes,
+                                bool fuse, bool integerRowMaxima,
                                 ProjectPieceOp piece = nullptr);
 
 /// The products of a convolutional cell (ConvolutionProducts.cpp): SAME,
@@ -171,11 +171,11 @@ GateProducts emitConvolutionProducts(OpBuilder &b, Location loc,
 
 /// Every cell op (Cells.cpp).
 void populateCellPatterns(RewritePatternSet &patterns, bool fuseProjections,
-                          int64_t reductionLanes);
+                          bool integerRowMaxima);
 void populateMergePatterns(RewritePatternSet &patterns);
 /// rnn.project, as the cells' input products (MatmulProducts.cpp).
 void populateProjectPatterns(RewritePatternSet &patterns,
-                             int64_t reductionLanes, bool dequantizeGeneric);
+                             bool integerRowMaxima, bool dequantizeGeneric);
 /// Dense, activations, LayerNorm, Pool and Embed (Layers.cpp).
 void populateLayerPatterns(RewritePatternSet &patterns);
 

@@ -185,7 +185,7 @@ Value emitBesidePiece(PatternRewriter &rewriter, Location loc,
 GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
                                            Location loc, CellOpInterface cell,
                                            Value x, Value h, bool fuse,
-                                           int64_t reductionLanes,
+                                           bool integerRowMaxima,
                                            ProjectPieceOp piece) {
   CellPrecision precision = cell.getPrecision();
   bool projected = cell.hasProjectedInput();
@@ -214,7 +214,7 @@ GateProducts mlir::rnn::emitMatmulProducts(PatternRewriter &rewriter,
     if (!precision.dynamicInt8)
       return emitMatmul(rewriter, loc, lhs, rhs, sums);
     DynamicInt8Sums product =
-        emitDynamicInt8Sums(rewriter, loc, lhs, rhs, reductionLanes);
+        emitDynamicInt8Sums(rewriter, loc, lhs, rhs, integerRowMaxima);
     rowScales = product.rowScales;
     return product.sums;
   };
@@ -245,12 +245,12 @@ namespace {
 /// sequence's. bf16 compute's rows are narrowed to bf16 and its sums
 /// rounded where the gate maths rounded them in the step.
 struct ProjectLowering : OpRewritePattern<ProjectOp> {
-  ProjectLowering(MLIRContext *ctx, int64_t reductionLanes,
+  ProjectLowering(MLIRContext *ctx, bool integerRowMaxima,
                   bool dequantizeGeneric)
-      : OpRewritePattern(ctx), reductionLanes(reductionLanes),
+      : OpRewritePattern(ctx), integerRowMaxima(integerRowMaxima),
         dequantizeGeneric(dequantizeGeneric) {}
-  /// convert-rnn-to-linalg's `reduction-lanes` and `dequantize-generic`.
-  int64_t reductionLanes;
+  /// convert-rnn-to-linalg's `integer-row-maxima` and `dequantize-generic`.
+  bool integerRowMaxima;
   bool dequantizeGeneric;
 
   LogicalResult matchAndRewrite(ProjectOp op,
@@ -266,7 +266,7 @@ struct ProjectLowering : OpRewritePattern<ProjectOp> {
     Value product;
     if (op.getDynamicInt8()) {
       product = emitDynamicInt8Matmul(rewriter, loc, op.getInput(), kernel,
-                                      reductionLanes, dequantizeGeneric);
+                                      integerRowMaxima, dequantizeGeneric);
     } else {
       Value rows = collapseBatchDims(rewriter, loc, op.getInput(), rowDims);
       product =
@@ -314,9 +314,9 @@ struct ProjectPieceLowering : OpRewritePattern<ProjectPieceOp> {
 } // namespace
 
 void mlir::rnn::populateProjectPatterns(RewritePatternSet &patterns,
-                                        int64_t reductionLanes,
+                                        bool integerRowMaxima,
                                         bool dequantizeGeneric) {
-  patterns.add<ProjectLowering>(patterns.getContext(), reductionLanes,
+  patterns.add<ProjectLowering>(patterns.getContext(), integerRowMaxima,
                                 dequantizeGeneric);
   patterns.add<ProjectPieceLowering>(patterns.getContext());
 }

@@ -26,9 +26,9 @@ using namespace mlir::rnn;
 
 void mlir::rnn::populateRNNToLinalgConversionPatterns(
     RewritePatternSet &patterns, bool fuseProjections,
-    int64_t reductionLanes, bool dequantizeGeneric) {
-  populateCellPatterns(patterns, fuseProjections, reductionLanes);
-  populateProjectPatterns(patterns, reductionLanes, dequantizeGeneric);
+    bool integerRowMaxima, bool dequantizeGeneric) {
+  populateCellPatterns(patterns, fuseProjections, integerRowMaxima);
+  populateProjectPatterns(patterns, integerRowMaxima, dequantizeGeneric);
   populateMergePatterns(patterns);
   populateLayerPatterns(patterns);
 }
@@ -75,7 +75,7 @@ struct ConvertRNNToLinalgPass
         [](Operation *op) { return !isLowered(op); });
     RewritePatternSet patterns(ctx);
     populateRNNToLinalgConversionPatterns(patterns, fuseProjections,
-                                          reductionLanes, dequantizeGeneric);
+                                          integerRowMaxima, dequantizeGeneric);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

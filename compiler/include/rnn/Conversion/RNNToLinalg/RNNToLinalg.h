@@ -20,12 +20,12 @@ namespace mlir::rnn {
 /// Adds the patterns lowering the cell ops and `rnn.merge` to `patterns`.
 /// With `fuseProjections`, LSTM cells with constant f32 weights sum both
 /// products and the biases in one matmul (`fuse-projections`); dynamic int8
-/// activations take their rows' maxima as `reductionLanes` partial maxima
-/// first (`reduction-lanes`), and with `dequantizeGeneric` convert a
-/// projection's sums in one generic (`dequantize-generic`).
+/// activations take their rows' maxima on the magnitudes' bits with
+/// `integerRowMaxima` (`integer-row-maxima`), and with `dequantizeGeneric`
+/// convert a projection's sums in one generic (`dequantize-generic`).
 void populateRNNToLinalgConversionPatterns(RewritePatternSet &patterns,
                                            bool fuseProjections = false,
-                                           int64_t reductionLanes = 1,
+                                           bool integerRowMaxima = false,
                                            bool dequantizeGeneric = false);
 
 } // namespace mlir::rnn
