@@ -123,28 +123,35 @@ def RNNBlockMatmulsPass : Pass<"rnn-block-matmuls"> {
 }
 
 def RNNApproximateMathPass : Pass<"rnn-approximate-math"> {
-  let summary = "replace exp, expm1 and tanh with polynomial approximations";
+  let summary = "replace exp, expm1 and tanh with polynomial and rational approximations";
   let description = [{
     Calls to libm keep the element-wise gate maths of a cell from being
-    vectorized. The gate functions get short approximations of their own,
-    on one saturating 2^y (a degree-5 polynomial and the exponent bits):
-    the sigmoid the cell lowerings write, `1 / (1 + exp(-x))`, within 1e-7
-    absolute error (4e-7 relative where the result is a normal float), and
-    f32 `tanh`, within 2e-7 absolute and 4e-6 relative error (an odd
-    polynomial near 0); both saturate to exactly 0, 1 or -1 and keep NaN.
+    vectorized. The gate functions get short approximations of their own:
+    the sigmoid the cell lowerings write, `1 / (1 + exp(-x))`, on one
+    saturating 2^y (a degree-5 polynomial and the exponent bits), within
+    1e-7 absolute error (4e-7 relative where the result is a normal float),
+    and f32 `tanh`: on vectors x P(x^2) / Q(x^2) (the rational fit below)
+    on x clamped to [-10, 10], the result clamped to [-1, 1], within 3e-7
+    absolute and relative error; on scalars (without `rational-gates`)
+    1 - 2 / (1 + e^(2x)) on the same 2^y, within 2e-7 absolute and 4e-6
+    relative error (an odd polynomial near 0); all saturate to exactly 0,
+    1 or -1 and keep NaN.
     Other exp and expm1 use MLIR's polynomial approximations (a few ulp).
     All are plain arithmetic, which
     the backend vectorizes. They use float/int bit casts, so the C path,
     where EmitC has no such cast, keeps libm.
 
-    With `rational-gates`, the scalar f32 sigmoid and tanh are rational
-    functions instead, for cores with a scalar FPU (Cortex-M4F, VFP), where
-    a division is one instruction and the exponent bits of 2^y are moves
-    between register files: tanh(x) = x P(x^2) / Q(x^2) (degrees 4 and 4 in
-    x^2, a minimax fit on |x| < 9, within 4e-7 absolute and relative error),
-    sigmoid(x) = 1/2 + tanh(x / 2) / 2 the same way; |x| beyond the fit (and
-    NaN) takes a branch to exactly 0, 1 or -1 (NaN kept); measured within
-    2.5e-7 (tanh) and 1.5e-7 (sigmoid) with fused multiply-adds. 22 fewer
+    The rational fit: tanh(x) = x P(x^2) / Q(x^2), degrees 4 and 4 in x^2,
+    a minimax fit on |x| < 9 (within 4e-7 absolute and relative error in
+    f32 arithmetic).
+
+    With `rational-gates`, for cores with a scalar FPU (Cortex-M4F, VFP),
+    where a division is one instruction and the exponent bits of 2^y are
+    moves between register files, the scalar f32 sigmoid is rational too,
+    sigmoid(x) = 1/2 + tanh(x / 2) / 2 by the same fit, and both test x^2
+    with a branch instead of clamping: |x| beyond the fit (and NaN) takes
+    it to exactly 0, 1 or -1 (NaN kept); measured within 2.5e-7 (tanh) and
+    1.5e-7 (sigmoid) with fused multiply-adds. 22 fewer
     instructions per LSTM unit and step on the Cortex-M4 (kws, C path). No
     bit casts, so the C path uses them too, with `approximate-other=false`:
     other exp, expm1 and tanh stay librnnrt's.
