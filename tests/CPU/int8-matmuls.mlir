@@ -107,6 +107,38 @@ func.func @blocks(%q: tensor<8x16xi8>) -> tensor<8x128xi32> {
 
 // -----
 
+/// In a function built for a column split (rnn.column_split = 32: each
+/// task's share of a gate starts at a multiple of 32), blocks divide the
+/// shares: one row, 2 panels (32 columns) a block instead of 8.
+
+// CHECK-LABEL: func.func @column_split
+// CHECK: arith.constant dense<-1> : tensor<4x4x128xi8>
+// CHECK: scf.for {{.*}} = %c0{{.*}} to %c128{{.*}} step %c32
+// CHECK-COUNT-2: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK-NOT: llvm.call_intrinsic
+// CHECK: scf.yield
+// CHECK-LABEL: func.func @no_column_split
+// CHECK: scf.for {{.*}} = %c0{{.*}} to %c128{{.*}} step %c128
+// CHECK-COUNT-8: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+func.func @column_split(%q: tensor<1x16xi8>) -> tensor<1x128xi32> attributes {rnn.column_split = 32 : i64} {
+  %w = arith.constant dense<-1> : tensor<16x128xi8>
+  %c0 = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x128xi32>
+  %acc = linalg.fill ins(%c0 : i32) outs(%e : tensor<1x128xi32>) -> tensor<1x128xi32>
+  %0 = linalg.matmul ins(%q, %w : tensor<1x16xi8>, tensor<16x128xi8>) outs(%acc : tensor<1x128xi32>) -> tensor<1x128xi32>
+  return %0 : tensor<1x128xi32>
+}
+func.func @no_column_split(%q: tensor<1x16xi8>) -> tensor<1x128xi32> {
+  %w = arith.constant dense<-1> : tensor<16x128xi8>
+  %c0 = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x128xi32>
+  %acc = linalg.fill ins(%c0 : i32) outs(%e : tensor<1x128xi32>) -> tensor<1x128xi32>
+  %0 = linalg.matmul ins(%q, %w : tensor<1x16xi8>, tensor<16x128xi8>) outs(%acc : tensor<1x128xi32>) -> tensor<1x128xi32>
+  return %0 : tensor<1x128xi32>
+}
+
+// -----
+
 /// What vpdpbusd cannot take is left alone: K not a multiple of 4, weights
 /// that are not constants, f32 matmuls; vpmaddwd leaves them too (K = 3 is
 /// odd).

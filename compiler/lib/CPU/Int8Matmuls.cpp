@@ -35,6 +35,7 @@
 #include "rnn/CPU/Passes.h"
 
 #include "MatmulMatchers.h"
+#include "rnn/IR/RNNDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -43,6 +44,9 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include <numeric>
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNINT8MATMULSPASS
@@ -188,9 +192,18 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
   int64_t rows = lhsType.getDimSize(0), depth = lhsType.getDimSize(1);
   int64_t columns = cast<RankedTensorType>(weights.getType()).getDimSize(1);
   // m rows x c panels, as many accumulators as leave registers for the
-  // operands.
+  // operands. In a function split into column tasks, blocks divide the
+  // tasks' shares, which start at multiples of rnn.column_split.
   int64_t m = rnn::largestDivisorAtMost(rows, 4);
-  int64_t c = rnn::largestDivisorAtMost(columns / lanes, accumulators / m);
+  int64_t blockColumns = columns;
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (auto split = func ? func->getAttrOfType<IntegerAttr>(
+                              rnn::kColumnSplitAttrName)
+                        : IntegerAttr())
+    if (std::gcd(columns, split.getInt()) % lanes == 0)
+      blockColumns = std::gcd(columns, split.getInt());
+  int64_t c =
+      rnn::largestDivisorAtMost(blockColumns / lanes, accumulators / m);
   auto [packed, compensation] = packWeights(rewriter, loc, weights, c, dot);
   // vpmaddwd's activations: i16, sign-extended once before the loops, so
   // each k pair of a row is one 32-bit word to broadcast.

@@ -348,6 +348,8 @@ def RNNInt8MatmulsPass : Pass<"rnn-int8-matmuls"> {
     writes the f32 products in the generic's place. The weights are repacked at
     compile time as [N/(lanes c)][K/group][c x lanes x group] bytes (blocks of c panels, k in groups interleaved,
     so a block reads one contiguous stream); column blocks are outermost.
+    In a function built for a column split (`rnn.column_split`), blocks
+    divide the tasks' shares, as rnn-vectorize-matmuls' do.
     The result is exactly the signed sum. Other matmuls are left alone.
   }];
   let options = [
