@@ -5,11 +5,10 @@
 // The sigmoid and tanh of the gates get short approximations of their own.
 // sigmoid is built on one saturating 2^y: clamp, split y into n + f with a
 // rounding constant, a degree-5 polynomial for 2^f and the exponent bits
-// for 2^n. A vector's tanh is rational, x P(x^2) / Q(x^2) on a clamped x:
-// fewer operations than through 2^y (which also needs a second form near
-// 0, where 1 - 2 / (1 + e^(2x)) cancels), and accurate relative to tanh
-// near 0 as well. Other exp and expm1 use MLIR's polynomial
-// approximations.
+// for 2^n. tanh is rational, x P(x^2) / Q(x^2) on a clamped x: fewer
+// operations than through 2^y (which also needs a second form near 0,
+// where 1 - 2 / (1 + e^(2x)) cancels), and accurate relative to tanh near
+// 0 as well. Other exp and expm1 use MLIR's polynomial approximations.
 //
 // On a scalar FPU (rational-gates) the sigmoid is rational too, and both
 // test x^2 with a branch instead of clamping: 2^y's exponent bits cost
@@ -240,36 +239,8 @@ struct SigmoidApproximation : OpRewritePattern<arith::DivFOp> {
   bool rational;
 };
 
-/// tanh(x) = 1 - 2 / (1 + e^(2x)), and x (1 - x^2/3 + 2x^4/15) for
-/// |x| < 1/16, where the first form loses relative accuracy. Absolute error
-/// below 2e-7, relative error below 4e-6. Scalar code outside rational-gates
-/// (cores without an FPU, Cortex-M3 and Xtensa, where each float operation
-/// is a library call) keeps this form, with which their figures in
-/// docs/Embedded.md were measured; the clamped rational form saves vector
-/// instructions, which those cores do not have.
-Value exponentialTanh(ImplicitLocOpBuilder &b, Value x) {
-  Type type = x.getType();
-  Value e = saturatingExp2(b, x, 2.0 * M_LOG2E);
-  Value one = splat(b, type, 1.0);
-  Value large = arith::SubFOp::create(
-      b, one,
-      arith::DivFOp::create(b, splat(b, type, 2.0),
-                            arith::AddFOp::create(b, one, e).getResult())
-          .getResult());
-  Value x2 = arith::MulFOp::create(b, x, x);
-  Value s = math::FmaOp::create(b, x2, splat(b, type, 2.0 / 15.0),
-                                splat(b, type, -1.0 / 3.0));
-  s = math::FmaOp::create(b, s, x2, one);
-  Value small = arith::MulFOp::create(b, x, s);
-  Value isSmall =
-      arith::CmpFOp::create(b, arith::CmpFPredicate::OLT,
-                            math::AbsFOp::create(b, x), splat(b, type, 0.0625));
-  return arith::SelectOp::create(b, isSmall, small, large);
-}
-
-/// tanh(x): on vectors by the rational fit, clamped (clampedRationalTanh);
-/// a scalar's with `rational` by the fit behind a branch (rationalTanh),
-/// else exponentialTanh.
+/// tanh(x) by the rational fit: with `rational` a scalar's behind a branch
+/// (rationalTanh), else clamped (clampedRationalTanh).
 struct TanhApproximation : OpRewritePattern<math::TanhOp> {
   TanhApproximation(MLIRContext *ctx, bool rational)
       : OpRewritePattern(ctx), rational(rational) {}
@@ -281,10 +252,8 @@ struct TanhApproximation : OpRewritePattern<math::TanhOp> {
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     Value x = op.getOperand();
-    Value result = isa<VectorType>(type) ? clampedRationalTanh(b, x)
-                   : rational            ? rationalTanh(b, x)
-                                         : exponentialTanh(b, x);
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, rational && type.isF32() ? rationalTanh(b, x)
+                                                    : clampedRationalTanh(b, x));
     return success();
   }
 

@@ -130,12 +130,10 @@ def RNNApproximateMathPass : Pass<"rnn-approximate-math"> {
     the sigmoid the cell lowerings write, `1 / (1 + exp(-x))`, on one
     saturating 2^y (a degree-5 polynomial and the exponent bits), within
     1e-7 absolute error (4e-7 relative where the result is a normal float),
-    and f32 `tanh`: on vectors x P(x^2) / Q(x^2) (the rational fit below)
-    on x clamped to [-10, 10], the result clamped to [-1, 1], within 3e-7
-    absolute and relative error; on scalars (without `rational-gates`)
-    1 - 2 / (1 + e^(2x)) on the same 2^y, within 2e-7 absolute and 4e-6
-    relative error (an odd polynomial near 0); all saturate to exactly 0,
-    1 or -1 and keep NaN.
+    and f32 `tanh` as x P(x^2) / Q(x^2) (the rational fit below) on x
+    clamped to [-10, 10], the result clamped to [-1, 1], within 3e-7
+    absolute and relative error; both saturate to exactly 0, 1 or -1 and
+    keep NaN.
     Other exp and expm1 use MLIR's polynomial approximations (a few ulp).
     All are plain arithmetic, which
     the backend vectorizes. They use float/int bit casts, so the C path,
