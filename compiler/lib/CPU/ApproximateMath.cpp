@@ -252,8 +252,9 @@ struct TanhApproximation : OpRewritePattern<math::TanhOp> {
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     Value x = op.getOperand();
-    rewriter.replaceOp(op, rational && type.isF32() ? rationalTanh(b, x)
-                                                    : clampedRationalTanh(b, x));
+    rewriter.replaceOp(op, rational && type.isF32()
+                               ? rationalTanh(b, x)
+                               : clampedRationalTanh(b, x));
     return success();
   }
 

@@ -119,7 +119,7 @@ Value mapRows(OpBuilder &b, Location loc, ValueRange matrices,
 /// magnitudes are compared as the integers of their bits and the result is
 /// those bits (i32): a float's magnitude orders as its bits do, NaNs above
 /// infinity, so the maximum is the same, and the integer loop vectorizes
-/// (vpandd, vpmaxsd) where a NaN-propagating float maximum is a compare and
+/// (vpandd, vpmaxud) where a NaN-propagating float maximum is a compare and
 /// a blend on one chain that LLVM leaves scalar. Without: floats, which
 /// C compilers and scalar FPUs take as they are.
 Value emitRowMaxima(OpBuilder &b, Location loc, Value lhs, bool bits) {
@@ -130,8 +130,8 @@ Value emitRowMaxima(OpBuilder &b, Location loc, Value lhs, bool bits) {
   Value empty = tensor::EmptyOp::create(b, loc, rows, element);
   auto maximumOfRow = [&](OpBuilder &nb, Location l, ArrayRef<Value> index,
                           Value into) -> Value {
-    Value initial =
-        arith::ConstantOp::create(nb, l, cast<TypedAttr>(nb.getZeroAttr(element)));
+    Value initial = arith::ConstantOp::create(
+        nb, l, cast<TypedAttr>(nb.getZeroAttr(element)));
     Value begin = arith::ConstantIndexOp::create(nb, l, 0);
     Value end = arith::ConstantIndexOp::create(nb, l, depth);
     Value step = arith::ConstantIndexOp::create(nb, l, 1);
@@ -238,7 +238,8 @@ mlir::rnn::emitDynamicInt8Sums(OpBuilder &b, Location loc, Value lhs,
 Value mlir::rnn::emitDynamicInt8Matmul(OpBuilder &b, Location loc, Value lhs,
                                        Value rhs, bool integerRowMaxima,
                                        bool asGeneric) {
-  auto [sums, rowScales] = emitDynamicInt8Sums(b, loc, lhs, rhs, integerRowMaxima);
+  auto [sums, rowScales] =
+      emitDynamicInt8Sums(b, loc, lhs, rhs, integerRowMaxima);
   // float(sum_ij) * scale_i (emitDequantizedSum); the gate maths then
   // multiplies by the column's scale, as for weight-only int8.
   if (!asGeneric)
