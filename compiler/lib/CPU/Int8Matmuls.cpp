@@ -35,7 +35,6 @@
 #include "rnn/CPU/Passes.h"
 
 #include "MatmulMatchers.h"
-#include "rnn/IR/RNNDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -44,9 +43,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
-
-#include <numeric>
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNINT8MATMULSPASS
@@ -195,13 +191,9 @@ void rewriteMatmul(IRRewriter &rewriter, linalg::MatmulOp op,
   // operands. In a function split into column tasks, blocks divide the
   // tasks' shares, which start at multiples of rnn.column_split.
   int64_t m = rnn::largestDivisorAtMost(rows, 4);
-  int64_t blockColumns = columns;
-  auto func = op->getParentOfType<FunctionOpInterface>();
-  if (auto split = func ? func->getAttrOfType<IntegerAttr>(
-                              rnn::kColumnSplitAttrName)
-                        : IntegerAttr())
-    if (std::gcd(columns, split.getInt()) % lanes == 0)
-      blockColumns = std::gcd(columns, split.getInt());
+  int64_t blockColumns = rnn::columnsWithinTasks(op, columns);
+  if (blockColumns % lanes != 0)
+    blockColumns = columns;
   int64_t c =
       rnn::largestDivisorAtMost(blockColumns / lanes, accumulators / m);
   auto [packed, compensation] = packWeights(rewriter, loc, weights, c, dot);

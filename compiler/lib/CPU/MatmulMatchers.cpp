@@ -1,14 +1,17 @@
 //===- MatmulMatchers.cpp - Which matmuls the codegen passes handle -------===//
 
 #include "MatmulMatchers.h"
+#include "rnn/IR/RNNDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <algorithm>
+#include <numeric>
 
 using namespace mlir;
 
@@ -57,6 +60,13 @@ int64_t mlir::rnn::largestDivisorAtMost(int64_t size, int64_t limit) {
     if (size % d == 0)
       return d;
   return 1;
+}
+
+int64_t mlir::rnn::columnsWithinTasks(linalg::MatmulOp op, int64_t columns) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  auto split = func ? func->getAttrOfType<IntegerAttr>(kColumnSplitAttrName)
+                    : IntegerAttr();
+  return split ? std::gcd(columns, split.getInt()) : columns;
 }
 
 bool rnn::isMultipleOf(OpFoldResult offset, int64_t width) {

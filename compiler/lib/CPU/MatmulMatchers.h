@@ -31,6 +31,11 @@ Value mapElementwise(OpBuilder &b, Location loc, Value source, Type element,
 /// register block along a matmul dim that tiles it exactly.
 int64_t largestDivisorAtMost(int64_t size, int64_t limit);
 
+/// The widest column block of `op`'s `columns` that stays within a column
+/// task's share: in a function built for a column split (rnn.column_split),
+/// where shares start at multiples of the split, their gcd; else `columns`.
+int64_t columnsWithinTasks(linalg::MatmulOp op, int64_t columns);
+
 /// True if `offset` is always a multiple of `width`: a constant multiple,
 /// the induction variable of a loop whose start and step are multiples, a
 /// product with a multiple, or a sum, difference or choice of such (a loop

@@ -1,7 +1,6 @@
 //===- VectorizeMatmuls.cpp - Register-blocked matmuls --------------------===//
 
 #include "rnn/CPU/Passes.h"
-#include "rnn/IR/RNNDialect.h"
 
 #include "FuseSiblingLoops.h"
 #include "MatmulMatchers.h"
@@ -21,7 +20,6 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
-#include <numeric>
 
 namespace mlir::rnn {
 #define GEN_PASS_DEF_RNNVECTORIZEMATMULSPASS
@@ -663,12 +661,7 @@ struct RNNVectorizeMatmulsPass
     int64_t m = rnn::largestDivisorAtMost(ranges[0], tileM);
     // In a function split into column tasks, blocks divide the tasks'
     // shares, which start at multiples of rnn.column_split.
-    int64_t columns = ranges[1];
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    if (auto split = func ? func->getAttrOfType<IntegerAttr>(
-                                rnn::kColumnSplitAttrName)
-                          : IntegerAttr())
-      columns = std::gcd(columns, split.getInt());
+    int64_t columns = rnn::columnsWithinTasks(op, ranges[1]);
     // Fewer rows than a block holds (small batches): widen the block so
     // it keeps as many independent accumulators.
     int64_t n = rnn::largestDivisorAtMost(columns, tileN);
