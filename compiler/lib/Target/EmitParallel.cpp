@@ -80,8 +80,12 @@ static std::string modelSerialReason(const spec::Model &model,
 
 /// The hidden units from which a batch-1 step pays for a hook call a step
 /// (LSTM/GRU, measured in f32 and with bf16 params, int8 weights and
-/// dynamic int8; docs/Performance.md "Two cores").
+/// dynamic int8; docs/Performance.md "Two cores"). Dynamic int8's step does
+/// a quarter of that work (vpdpbusd: four products a lane): at H=256 it
+/// takes 4 us, as f32's at H=128, and two threads ran it 1.6x in some
+/// calls and 0.97x in others.
 constexpr int64_t kMinColumnSplitUnits = 256;
+constexpr int64_t kMinColumnSplitUnitsInt8Dynamic = 512;
 
 static bool isBatchOne(const spec::Model &model) {
   return model.batch.size() == 1 && !model.hasRuntimeBatch() &&
@@ -118,6 +122,10 @@ static std::string gateColumnsSerialReason(const spec::Model &model) {
     return "batch 1 and bf16 compute";
   if (cell.features < kMinColumnSplitUnits)
     return "batch 1 and H < " + std::to_string(kMinColumnSplitUnits) +
+           " (a step too short to pay for a hook call)";
+  if (cell.int8Activations && cell.features < kMinColumnSplitUnitsInt8Dynamic)
+    return "batch 1, dynamic int8 and H < " +
+           std::to_string(kMinColumnSplitUnitsInt8Dynamic) +
            " (a step too short to pay for a hook call)";
   return "";
 }

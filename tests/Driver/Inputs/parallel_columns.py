@@ -1,8 +1,8 @@
 """Specs and weights for parallel-columns.test: batch-1 models whose
 <name>_run_parallel splits the gate columns (an LSTM; a GRU and an LSTM
 that return their carries; H=256; bf16 params, int8 weights, dynamic int8
-activations at H=512 and at H=256) and some that stay serial (H=128, a Dense head after
-the RNN, bf16 compute)."""
+activations at H=512 and H=640) and some that stay serial (H=128, a Dense
+head after the RNN, bf16 compute, dynamic int8 at H=256)."""
 import sys
 from pathlib import Path
 
@@ -29,13 +29,15 @@ MODELS = {
               "quantize: {weights: int8, activations: dynamic}\n"),
     "int8d256": ("GRUCell", 256, True, "",
                  "quantize: {weights: int8, activations: dynamic}\n"),
+    "int8d640": ("GRUCell", 640, True, "",
+                 "quantize: {weights: int8, activations: dynamic}\n"),
     "bf16c": ("LSTMCell", 256, False, "", "dtype: bfloat16\n"),
 }
 
 
 # Input features: 5, or (dynamic int8) a multiple of 4, so that the input
 # projection runs on the int8 kernels too.
-FEATURES = {"int8d": 16, "int8d256": 16}
+FEATURES = {"int8d": 16, "int8d256": 16, "int8d640": 16}
 
 
 def main():
